@@ -1,0 +1,3 @@
+"""mafiacam: a camera referee for sports Mafia."""
+
+__version__ = "0.1.0"

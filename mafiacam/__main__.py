@@ -1,0 +1,3 @@
+from mafiacam.cli import main
+
+raise SystemExit(main())

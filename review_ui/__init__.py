@@ -1,0 +1,1 @@
+"""mafiacam review_ui package."""

@@ -1,0 +1,1 @@
+"""mafiacam tablesim package."""
