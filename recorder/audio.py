@@ -1,0 +1,72 @@
+"""Audio inputs the writer adds beside the video: a file's own track, or a microphone via ffmpeg.
+
+The host's voice is the clock of a vote dispute (DESIGN.md), so the recorder keeps audio whenever there
+is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import ffmpeg
+
+
+@dataclass(frozen=True)
+class FileAudio:
+    """The audio track of a video file, from ``offset_s`` in the file, read at real speed."""
+
+    path: Path
+    offset_s: float = 0.0
+    loop: bool = False
+
+    def ffmpeg_input(self, start_s: float) -> Any:
+        kw: dict[str, Any] = {"re": None, "itsoffset": f"{start_s:.6f}", "vn": None}
+        if self.offset_s > 0:
+            kw["ss"] = f"{self.offset_s:.3f}"
+        if self.loop:
+            kw["stream_loop"] = -1
+        return ffmpeg.input(str(self.path), **kw)
+
+    def describe(self) -> str:
+        return f"audio of {self.path}"
+
+
+@dataclass(frozen=True)
+class Microphone:
+    """A live microphone: ``fmt`` is ffmpeg's input format (alsa, pulse, dshow, avfoundation)."""
+
+    fmt: str
+    device: str
+
+    def ffmpeg_input(self, start_s: float) -> Any:
+        return ffmpeg.input(self.device, f=self.fmt, itsoffset=f"{start_s:.6f}")
+
+    def describe(self) -> str:
+        return f"microphone {self.fmt}:{self.device}"
+
+
+AudioInput = FileAudio | Microphone
+
+
+def find_microphone(asound: Path = Path("/proc/asound/cards")) -> Microphone | None:
+    """A microphone ffmpeg can read on this machine, or None (then the recording has no audio).
+
+    Linux: PulseAudio when a server is reachable, else ALSA's default device when a sound card exists.
+    Other systems need a device name (``--mic``), since listing them takes ffmpeg's device probe.
+    """
+    if not sys.platform.startswith("linux"):
+        return None
+    runtime = os.environ.get("XDG_RUNTIME_DIR", "")
+    if os.environ.get("PULSE_SERVER") or (runtime and Path(runtime, "pulse", "native").exists()):
+        return Microphone("pulse", "default")
+    try:
+        cards = asound.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    if cards.strip() and "no soundcards" not in cards:
+        return Microphone("alsa", "default")
+    return None
