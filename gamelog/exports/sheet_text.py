@@ -1,0 +1,216 @@
+"""Words and style of the printed score sheet: Russian and English labels, and the inline stylesheet."""
+
+from __future__ import annotations
+
+LANGS = ("ru", "en")
+
+LABELS: dict[str, dict[str, str]] = {
+    "ru": {
+        "title": "Протокол игры",
+        "title_n": "Протокол игры № {n}",
+        "tournament": "Турнир",
+        "stage": "Этап",
+        "table": "Стол",
+        "game_number": "Игра №",
+        "date": "Дата",
+        "host": "Ведущий",
+        "judges": "Судьи",
+        "rules": "Правила",
+        "seat": "№",
+        "player": "Игрок",
+        "role": "Роль",
+        "fouls": "Фолы",
+        "left": "Выбыл",
+        "points": "Баллы",
+        "role.red": "мирный",
+        "role.sheriff": "шериф",
+        "role.mafia": "мафия",
+        "role.don": "дон",
+        "roles_unknown": "Роли не записаны: графа «Роль» и баллы пусты, ответы проверок неизвестны.",
+        "left.vote": "заголосован, день {n}",
+        "left.vote_all": "заголосован (все), день {n}",
+        "left.killed": "убит, ночь {n}",
+        "left.fouls": "удалён (4 фола), {phase}",
+        "left.disqualified": "дисквалифицирован, {phase}",
+        "left.team_loss": "удалён, поражение команды, {phase}",
+        "left.removed": "удалён, {phase}",
+        "phase.day": "день {n}",
+        "phase.night": "ночь {n}",
+        "phase.unknown": "когда — не записано",
+        "days": "Дни: выставления и голосования",
+        "day": "День",
+        "vote_round": "Голосование",
+        "round.main": "основное",
+        "round.revote": "переголосование",
+        "round.all": "все покидают?",
+        "candidate": "Кандидат",
+        "nominated_by": "выставил",
+        "votes": "Голосов",
+        "voters": "Голосовали",
+        "result": "Итог",
+        "no_vote": "голосования не было",
+        "no_nominations": "выставлений не было",
+        "nominations": "Выставлены",
+        "leaves": "покидает: {seats}",
+        "nobody_leaves": "никто не покидает",
+        "all_for": "за: {n}",
+        "defaulted_note": "* голос отдан последнему кандидату (не проголосовал сам)",
+        "late": "поздно: {seats}",
+        "nights": "Ночи: выстрелы и проверки",
+        "night": "Ночь",
+        "shots": "Выстрелы",
+        "kill": "Результат",
+        "killed": "убит № {seat}",
+        "miss": "промах",
+        "don_check": "Проверка дона",
+        "sheriff_check": "Проверка шерифа",
+        "don.hit": "шериф",
+        "don.miss": "не шериф",
+        "sheriff.hit": "чёрный",
+        "sheriff.miss": "красный",
+        "unknown": "?",
+        "best_move": "Лучший ход",
+        "best_move_text": "№ {seat} назвал: {suspects}",
+        "black_named": "чёрных: {n}",
+        "winner": "Победа",
+        "winner.red": "красные (мирные)",
+        "winner.black": "чёрные (мафия)",
+        "winner.none": "игра не завершена",
+        "reason": "причина",
+        "protest": "Протест",
+        "protest_by": "подал № ____ ",
+        "decision": "Решение судьи",
+        "judge_signature": "Подпись судьи",
+        "host_signature": "Подпись ведущего",
+        "chain_head": "Голова хэш-цепочки архива",
+        "chain_none": "не запечатан (нет манифеста)",
+        "scoring": "Баллы по таблице «{name}»: победа красных {red_win}, победа чёрных {black_win}, "
+        "поражение {loss}",
+        "scoring_dq": ", дисквалификация {dq}",
+        "footer": "mafiacam · цифровой архив игры закреплён хэшем выше",
+    },
+    "en": {
+        "title": "Game record",
+        "title_n": "Game record no. {n}",
+        "tournament": "Tournament",
+        "stage": "Stage",
+        "table": "Table",
+        "game_number": "Game no.",
+        "date": "Date",
+        "host": "Host",
+        "judges": "Judges",
+        "rules": "Rules",
+        "seat": "No.",
+        "player": "Player",
+        "role": "Role",
+        "fouls": "Fouls",
+        "left": "Left the game",
+        "points": "Points",
+        "role.red": "red",
+        "role.sheriff": "sheriff",
+        "role.mafia": "mafia",
+        "role.don": "don",
+        "roles_unknown": "Roles were not recorded: the Role column and points are blank, "
+        "check answers unknown.",
+        "left.vote": "voted out, day {n}",
+        "left.vote_all": "voted out (all), day {n}",
+        "left.killed": "killed, night {n}",
+        "left.fouls": "removed (4 fouls), {phase}",
+        "left.disqualified": "disqualified, {phase}",
+        "left.team_loss": "removed, team loses, {phase}",
+        "left.removed": "removed, {phase}",
+        "phase.day": "day {n}",
+        "phase.night": "night {n}",
+        "phase.unknown": "when: not recorded",
+        "days": "Days: nominations and votes",
+        "day": "Day",
+        "vote_round": "Vote",
+        "round.main": "main",
+        "round.revote": "re-vote",
+        "round.all": "all leave?",
+        "candidate": "Candidate",
+        "nominated_by": "by",
+        "votes": "Votes",
+        "voters": "Voters",
+        "result": "Result",
+        "no_vote": "no vote",
+        "no_nominations": "no nominations",
+        "nominations": "Nominated",
+        "leaves": "leaves: {seats}",
+        "nobody_leaves": "nobody leaves",
+        "all_for": "for: {n}",
+        "defaulted_note": "* vote given to the last candidate (did not vote)",
+        "late": "late: {seats}",
+        "nights": "Nights: shots and checks",
+        "night": "Night",
+        "shots": "Shots",
+        "kill": "Outcome",
+        "killed": "no. {seat} killed",
+        "miss": "miss",
+        "don_check": "Don's check",
+        "sheriff_check": "Sheriff's check",
+        "don.hit": "sheriff",
+        "don.miss": "not sheriff",
+        "sheriff.hit": "black",
+        "sheriff.miss": "red",
+        "unknown": "?",
+        "best_move": "Best move",
+        "best_move_text": "no. {seat} named: {suspects}",
+        "black_named": "black: {n}",
+        "winner": "Winner",
+        "winner.red": "red (town)",
+        "winner.black": "black (mafia)",
+        "winner.none": "game not finished",
+        "reason": "reason",
+        "protest": "Protest",
+        "protest_by": "by no. ____ ",
+        "decision": "Judge's decision",
+        "judge_signature": "Judge's signature",
+        "host_signature": "Host's signature",
+        "chain_head": "Archive hash-chain head",
+        "chain_none": "not sealed (no manifest)",
+        "scoring": "Points by the “{name}” table: red win {red_win}, black win {black_win}, loss {loss}",
+        "scoring_dq": ", disqualification {dq}",
+        "footer": "mafiacam · the digital game archive is anchored by the hash above",
+    },
+}
+
+# One A4 page for a 10-player game: small type, tight tables, no page breaks inside sections.
+CSS = """
+@page { size: A4; margin: 9mm 10mm; }
+* { box-sizing: border-box; }
+html, body { margin: 0; padding: 0; }
+body { padding: 0 0.8mm; }
+body { font-family: "DejaVu Sans", "Liberation Sans", Arial, sans-serif; font-size: 8.4pt; color: #000;
+  line-height: 1.25; -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+h1 { font-size: 13pt; margin: 0 0 1.5mm 0; }
+h2 { font-size: 9.2pt; margin: 2.6mm 0 1mm 0; }
+table { border-collapse: collapse; width: 100%; page-break-inside: avoid; }
+th, td { border: 0.3mm solid #000; padding: 0.5mm 1.2mm; vertical-align: middle; text-align: left; }
+th { background: #e4e4e4; font-weight: bold; }
+.head td { border: none; padding: 0.2mm 1.5mm 0.2mm 0; }
+.head .k { color: #444; white-space: nowrap; }
+.head .v { font-weight: bold; border-bottom: 0.2mm solid #888; min-width: 22mm; }
+.num { text-align: center; width: 8mm; }
+.players td { height: 6mm; }
+.players .name { width: 42mm; }
+.players .role { width: 18mm; }
+.players .fouls { width: 20mm; white-space: nowrap; }
+.players .pts { width: 13mm; text-align: center; font-weight: bold; }
+.black { background: #d2d2d2; font-weight: bold; }
+.mark { display: inline-block; width: 3.4mm; height: 3.4mm; border: 0.25mm solid #000; margin-right: 0.6mm;
+  text-align: center; line-height: 3.1mm; font-size: 7pt; vertical-align: middle; }
+.votes td { height: 5mm; }
+.votes .day { width: 10mm; text-align: center; font-weight: bold; }
+.votes .rnd { width: 25mm; }
+.votes .cnt { width: 12mm; text-align: center; font-weight: bold; }
+.votes .res { width: 34mm; }
+.nights td { height: 5mm; }
+.note { font-size: 7.2pt; color: #333; margin: 0.6mm 0 0 0; }
+.line { border-bottom: 0.25mm solid #000; height: 6mm; }
+.sig td { border: none; padding: 1mm 2mm 0 0; }
+.result { font-size: 10pt; margin: 2mm 0 0 0; }
+.chain { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 8pt;
+  word-break: break-all; }
+.footer { margin-top: 2mm; font-size: 7pt; color: #444; }
+"""
