@@ -370,9 +370,15 @@ def _read_seat(name: str, v: object) -> int:
 
 
 def _read_float(name: str, v: object) -> float:
-    if isinstance(v, bool) or not isinstance(v, int | float) or not math.isfinite(float(v)):
+    if isinstance(v, bool) or not isinstance(v, int | float):
         raise EventError(f"expected a finite number, got {v!r}", field=name)
-    return float(v)
+    try:
+        x = float(v)
+    except OverflowError:
+        raise EventError("number too large", field=name) from None
+    if not math.isfinite(x):
+        raise EventError(f"expected a finite number, got {v!r}", field=name)
+    return x
 
 
 def _read_conf(name: str, v: object) -> float:
@@ -432,10 +438,9 @@ def _read_others(name: str, v: object) -> dict[int, str]:
         raise EventError(f"expected an object {{seat: role}}, got {v!r}", field=name)
     out: dict[int, str] = {}
     for k, role in v.items():
-        try:
-            seat = int(k)
-        except (TypeError, ValueError):
-            raise EventError(f"seat key {k!r} is not a number", field=name) from None
+        if not isinstance(k, str | int) or isinstance(k, bool) or not (str(k).isascii() and str(k).isdigit()):
+            raise EventError(f"seat key {k!r} is not a number", field=name)
+        seat = int(k)
         out[_read_seat(name, seat)] = _read_str(name, role)
     return out
 
@@ -507,7 +512,7 @@ def _parse(obj: object) -> Event:
         if f.name in obj:
             reader = _FIELD_READERS[f.name]
             value = obj[f.name]
-            if f.name == "candidate" and value is None and cls is VoteCall:
+            if value is None and f.default is None:  # an optional field written as null
                 kwargs[f.name] = None
                 continue
             kwargs[f.name] = reader(f.name, value)
