@@ -1,0 +1,190 @@
+"""Vision fusion: from host marks and hand detections to the votes of one window (CONTRACT.md).
+
+A vote window runs from a ``vote_call`` to its ``vote_stop``; it closes at the ``speech_onset`` of
+that stop when the audio analyser found one, else at the stop's own ``t`` (:func:`build_windows`).
+A ``hand_down`` that *arrives* (the seat's hand was not already resting on the table) at or after the
+call and strictly before the close is a vote; one arriving at or after the close (until the next
+call, the count, or ``LATE_MS`` later) is late. A ``hand_up`` of a counted voter before the host's
+count (or the next call) is a hand lift. :func:`live_vote_check` is the cheap version for the record
+console: the vision count of the window that has just closed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gamelog.events import Event, HandDown, HandUp, SpeechOnset, VoteCall, VoteCount, VoteStop, sort_key
+from gamelog.rules import RuleSet
+
+LATE_MS = 1500  # how long after the close a landing hand is still read as a late vote
+VOTING_GESTURES = ("thumb_up", "fist")
+
+
+@dataclass(frozen=True)
+class VoteWindow:
+    """One vote window. ``end_t`` bounds late hands and hand lifts (next call or phase end)."""
+
+    call: VoteCall
+    stop: VoteStop | None
+    onset: SpeechOnset | None
+    close_t: int
+    keystroke_t: int
+    end_t: int
+    count: VoteCount | None
+
+    @property
+    def candidate(self) -> int | str:
+        return "all" if self.call.candidate is None else self.call.candidate
+
+    @property
+    def late_until(self) -> int:
+        limit = min(self.end_t, self.close_t + LATE_MS)
+        if self.count is not None and self.count.t > self.close_t:
+            limit = min(limit, self.count.t)
+        return limit
+
+    @property
+    def lift_until(self) -> int:
+        """Hands must stay down until the host announces the count (000 4.7)."""
+        if self.count is not None:
+            return self.count.t
+        return self.end_t
+
+
+def build_windows(
+    calls: Sequence[VoteCall],
+    stops: Sequence[VoteStop],
+    onsets: Iterable[SpeechOnset],
+    counts: Sequence[VoteCount],
+    phase_end: int,
+    rules: RuleSet,
+) -> list[VoteWindow]:
+    """Pair every call with its stop: the first judge stop in ``(call, next call]``, else the first host
+    stop; with none, the window closes ``vote_window_ms`` after the call (reported by the caller)."""
+    by_ref: dict[str, SpeechOnset] = {}
+    for o in onsets:
+        old = by_ref.get(o.ref)
+        if old is None or (o.conf, -o.t) > (old.conf, -old.t):
+            by_ref[o.ref] = o
+    ordered = sorted(calls, key=sort_key)
+    out: list[VoteWindow] = []
+    for i, call in enumerate(ordered):
+        nxt = ordered[i + 1].t if i + 1 < len(ordered) else phase_end
+        mine = [s for s in stops if call.t < s.t <= nxt]
+        judge = [s for s in mine if s.src == "judge"]
+        pick = min(judge or mine, key=sort_key) if mine else None
+        onset = by_ref.get(pick.id) if pick is not None and pick.id is not None else None
+        keystroke = min(call.t + rules.vote_window_ms, nxt) if pick is None else pick.t
+        close = onset.t if onset is not None and call.t < onset.t <= keystroke else keystroke
+        cand = "all" if call.candidate is None else call.candidate
+        cnt = [c for c in counts if call.t < c.t <= nxt and c.candidate == cand]
+        out.append(
+            VoteWindow(call, pick, onset, close, keystroke, nxt, min(cnt, key=sort_key) if cnt else None)
+        )
+    return out
+
+
+@dataclass(frozen=True)
+class HandVote:
+    seat: int
+    down: HandDown
+    lift: HandUp | None = None  # the hand left the table before the count
+    lift_before_close: bool = False
+
+
+@dataclass(frozen=True)
+class VisionReading:
+    """What the camera saw in one window: counted votes and late landings, by seat."""
+
+    votes: Mapping[int, HandVote]
+    late: Mapping[int, HandDown]
+
+
+def hand_tracks(events: Iterable[Event]) -> dict[int, list[HandDown | HandUp]]:
+    """Per seat, its hand_down / hand_up events in time order."""
+    tracks: dict[int, list[HandDown | HandUp]] = {}
+    for ev in sorted((e for e in events if isinstance(e, HandDown | HandUp)), key=_hand_key):
+        tracks.setdefault(ev.seat, []).append(ev)
+    return tracks
+
+
+def _hand_key(ev: HandDown | HandUp) -> tuple[int, int, str, float]:
+    # At one t a hand_up sorts before a hand_down: the hand left and came back.
+    return (ev.t, 0 if isinstance(ev, HandUp) else 1, ev.id or "", ev.conf)
+
+
+def arrivals(track: Sequence[HandDown | HandUp]) -> list[HandDown]:
+    """The hand_downs that are a new landing: the first, and each one after a hand_up. A second
+    hand_down while the hand is still resting (a re-detection) is not a new vote."""
+    out: list[HandDown] = []
+    resting = False
+    for ev in track:
+        if isinstance(ev, HandUp):
+            resting = False
+        elif not resting:
+            out.append(ev)
+            resting = True
+    return out
+
+
+def read_window(
+    window: VoteWindow,
+    tracks: Mapping[int, Sequence[HandDown | HandUp]],
+    seats: Iterable[int],
+    *,
+    close_t: int | None = None,
+) -> VisionReading:
+    """The vision votes of ``window`` among ``seats`` (those who may vote), closing at ``close_t``."""
+    close = window.close_t if close_t is None else close_t
+    votes: dict[int, HandVote] = {}
+    late: dict[int, HandDown] = {}
+    for seat in seats:
+        track = tracks.get(seat, ())
+        for down in arrivals(track):
+            if window.call.t <= down.t < close and seat not in votes:
+                lift = next(
+                    (u for u in track if isinstance(u, HandUp) and down.t < u.t and u.t < window.lift_until),
+                    None,
+                )
+                votes[seat] = HandVote(seat, down, lift, lift is not None and lift.t < close)
+            elif close <= down.t < window.late_until and seat not in votes and seat not in late:
+                late[seat] = down
+    return VisionReading(votes, late)
+
+
+@dataclass(frozen=True)
+class LiveCount:
+    """The vision count of the window that closed last (for the host's live check)."""
+
+    candidate: int | str
+    count: int
+    voters: tuple[int, ...]
+    late: tuple[int, ...]
+    call_t: int
+    close_t: int
+
+
+def live_vote_check(
+    events: Iterable[Event], *, rules: RuleSet, seats: Iterable[int], upto_t: int
+) -> LiveCount | None:
+    """The vision count of the last vote window closed at or before ``upto_t`` (None: no window yet).
+
+    Cheap: it looks only at the marks and hands of that window, not at the whole game.
+    """
+    evs = [e for e in events if e.t <= upto_t + LATE_MS]
+    calls = [e for e in evs if isinstance(e, VoteCall) and e.t <= upto_t]
+    stops = [e for e in evs if isinstance(e, VoteStop) and e.t <= upto_t]
+    if not calls:
+        return None
+    onsets = [e for e in evs if isinstance(e, SpeechOnset)]
+    counts = [e for e in evs if isinstance(e, VoteCount)]
+    windows = build_windows(calls, stops, onsets, counts, upto_t + LATE_MS, rules)
+    closed = [w for w in windows if w.stop is not None and w.close_t <= upto_t]
+    if not closed:
+        return None
+    w = closed[-1]
+    reading = read_window(w, hand_tracks(e for e in evs if e.t <= upto_t), seats)
+    late = tuple(sorted(s for s, d in reading.late.items() if d.t <= upto_t))
+    voters = tuple(sorted(reading.votes))
+    return LiveCount(w.candidate, len(voters), voters, late, w.call.t, w.close_t)

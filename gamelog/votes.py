@@ -1,0 +1,299 @@
+"""One day's vote: the windows, who voted, defaults, ties and the "автокатастрофа" (000 4.5–4.13).
+
+The referee derives the procedure itself (main vote over the candidates in nomination order; a
+re-vote among the tied; the same players tied again → the all-leave question; only some of them tied
+→ the re-vote repeats among those) and walks the host's vote windows along it. The host's ``round``
+names the step: a different name is a violation (000 4.13), a window that fits no step is a
+violation and does not count. Per window, votes come from the judge if any judge entered one, else
+from the host (compared with vision when the analyser ran), else from vision (CONTRACT.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+
+from gamelog.events import HandDown, HandUp, Vote
+from gamelog.findings import Findings
+from gamelog.fusion import VOTING_GESTURES, HandVote, VoteWindow, read_window
+from gamelog.rules import RuleSet
+from gamelog.state import TimingChange, VoteRound
+
+
+@dataclass
+class VoteContext:
+    rules: RuleSet
+    windows: Sequence[VoteWindow]
+    marks: Sequence[Vote]  # host and judge votes of the day
+    tracks: Mapping[int, Sequence[HandDown | HandUp]]
+    vision_present: bool
+    can_vote: Callable[[int], frozenset[int]]  # seats still at the table at time t
+    fouled_since: Callable[[int, int], bool]  # (seat, t): a host/judge foul for seat at or after t
+    findings: Findings
+
+
+@dataclass(frozen=True)
+class VoteOutcome:
+    rounds: tuple[VoteRound, ...]
+    eliminated: tuple[int, ...]  # in nomination order (may include seats already removed: 000 11.2)
+    last_t: int
+
+
+@dataclass
+class _Step:
+    round: str
+    candidates: tuple[int, ...]  # empty for "all"
+    tied: tuple[int, ...] = ()
+
+
+def _marks_by_window(ctx: VoteContext) -> dict[int, list[Vote]]:
+    """Each host/judge vote belongs to the latest vote_call at or before its t (CONTRACT)."""
+    out: dict[int, list[Vote]] = {}
+    for v in ctx.marks:
+        idx = None
+        for i, w in enumerate(ctx.windows):
+            if w.call.t <= v.t:
+                idx = i
+        if idx is None:
+            ctx.findings.review(
+                v.t, v.seat, f"{v.src} vote for {v.candidate} entered before any vote call", v.id
+            )
+            continue
+        w = ctx.windows[idx]
+        if v.candidate != w.candidate:
+            ctx.findings.review(
+                v.t, v.seat, f"{v.src} vote for {v.candidate} entered in the window of {w.candidate}", v.id
+            )
+            continue
+        out.setdefault(idx, []).append(v)
+    return out
+
+
+def _window_votes(
+    ctx: VoteContext, idx: int, w: VoteWindow, marks: list[Vote], eligible: frozenset[int]
+) -> tuple[dict[int, int], dict[int, int], str]:
+    """(votes seat -> t, late seat -> t, source) for one window, with precedence and flags."""
+    reading = read_window(w, ctx.tracks, eligible | frozenset(ctx.can_vote(w.call.t)))
+    vision_votes = {s: hv for s, hv in reading.votes.items()}
+    _flag_hands(ctx, w, vision_votes)
+    _timing(ctx, w, eligible | frozenset(ctx.can_vote(w.call.t)))
+    judge = [m for m in marks if m.src == "judge"]
+    host = [m for m in marks if m.src == "host"]
+    chosen = judge or host
+    if chosen:
+        source = "judge" if judge else "host"
+        votes: dict[int, int] = {}
+        for m in sorted(chosen, key=lambda m: (m.t, m.id or "")):
+            votes.setdefault(m.seat, m.t)
+        if ctx.vision_present:
+            seen = set(vision_votes) & set(ctx.can_vote(w.call.t))
+            if set(votes) != seen:
+                ctx.findings.disagree(
+                    w.call.t,
+                    f"{source} counted {len(votes)} for {_cand(w.candidate)}, vision saw {len(seen)}",
+                    tuple(sorted(set(votes) ^ seen)),
+                )
+        return votes, {}, source
+    votes = {s: hv.down.t for s, hv in vision_votes.items()}
+    late = {s: d.t for s, d in reading.late.items() if s not in votes}
+    for s, d in sorted(reading.late.items()):
+        if s not in votes:
+            ctx.findings.violation(
+                d.t, s, "000 4.6", f"vote for {_cand(w.candidate)} placed with or after Спасибо (late)", d.id
+            )
+    return votes, late, ("vision" if votes or late else "none")
+
+
+def _cand(c: int | str) -> str:
+    return "all leaving" if c == "all" else f"seat {c}"
+
+
+def _flag_hands(ctx: VoteContext, w: VoteWindow, votes: Mapping[int, HandVote]) -> None:
+    rules = ctx.rules
+    for seat, hv in sorted(votes.items()):
+        d = hv.down
+        if d.gesture not in VOTING_GESTURES:
+            ctx.findings.review(
+                d.t, seat, f"voted for {_cand(w.candidate)} with a {d.gesture}, not a fist", d.id
+            )
+        if d.conf < rules.vision_min_conf:
+            ctx.findings.review(
+                d.t,
+                seat,
+                f"vote for {_cand(w.candidate)} seen with low confidence {d.conf:.2f} (counted)",
+                d.id,
+            )
+        if hv.lift is None:
+            continue
+        u = hv.lift
+        if rules.hand_lift_penalty == "removal_before_stop":
+            clause = "003 SHOWTIME" if hv.lift_before_close else "003"
+            penalty = "removal" if hv.lift_before_close else "a remark"
+        else:
+            clause = rules.hand_lift_clause
+            penalty = "a foul" if rules.hand_lift_penalty == "foul" else "a remark"
+        what = f"hand lifted before the count of {_cand(w.candidate)} (vote counts; rule set: {penalty})"
+        ctx.findings.violation(u.t, seat, clause, what, u.id)
+        if not ctx.fouled_since(seat, u.t):
+            ctx.findings.review(u.t, seat, what, u.id)
+
+
+def _timing(ctx: VoteContext, w: VoteWindow, seats: frozenset[int]) -> None:
+    if w.onset is None or w.close_t == w.keystroke_t:
+        return
+    by_onset = read_window(w, ctx.tracks, seats, close_t=w.close_t)
+    by_key = read_window(w, ctx.tracks, seats, close_t=w.keystroke_t)
+    for seat in sorted(set(by_onset.votes) | set(by_key.votes) | set(by_onset.late) | set(by_key.late)):
+        a = "vote" if seat in by_key.votes else "late" if seat in by_key.late else "none"
+        b = "vote" if seat in by_onset.votes else "late" if seat in by_onset.late else "none"
+        if a != b:
+            d = (
+                by_key.votes[seat].down
+                if seat in by_key.votes
+                else by_onset.late.get(seat) or by_key.late[seat]
+            )
+            ctx.findings.timing.append(TimingChange(d.t, seat, w.candidate, a, b))
+
+
+def run_vote(ctx: VoteContext, candidates: Sequence[int]) -> VoteOutcome:
+    """Walk the windows along the procedure the rules call for; return the rounds and who leaves.
+    Windows left over when the procedure has ended are violations and do not count."""
+    outcome, used = _procedure(ctx, candidates)
+    for w in ctx.windows[used:]:
+        ctx.findings.violation(
+            w.call.t, None, "000 4.12", f"vote on {_cand(w.candidate)} after the vote was decided", w.call.id
+        )
+    return outcome
+
+
+def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome, int]:
+    f = ctx.findings
+    rules = ctx.rules
+    marks = _marks_by_window(ctx)
+    rounds: list[VoteRound] = []
+    step: _Step | None = _Step("main", tuple(candidates))
+    wi = 0
+    last_t = ctx.windows[0].call.t if ctx.windows else 0
+    eliminated: tuple[int, ...] = ()
+    while step is not None:
+        tied = set(step.tied) if step.round != "main" and not rules.tied_players_vote else set()
+        pending: list[int | str] = list(step.candidates) if step.round != "all" else ["all"]
+        done: list[tuple[int | str, VoteWindow, dict[int, int], dict[int, int], str]] = []
+        voted: dict[int, int | str] = {}
+        while wi < len(ctx.windows) and pending:
+            w = ctx.windows[wi]
+            idx = wi
+            wi += 1
+            cand = w.candidate
+            if cand not in pending:
+                what = f"vote on {_cand(cand)} ({w.call.round}) is not a step of the procedure"
+                if any(c == cand for c, *_ in done):
+                    what = f"{_cand(cand)} put to the vote again in the same round"
+                f.violation(
+                    w.call.t, None, "000 4.13" if step.round != "main" else "000 4.5", what, w.call.id
+                )
+                continue
+            if w.call.round != step.round:
+                f.violation(
+                    w.call.t,
+                    None,
+                    "000 4.13",
+                    f"host called round {w.call.round!r} for {_cand(cand)}; "
+                    f"the procedure is at {step.round!r}",
+                    w.call.id,
+                )
+            if cand != pending[0]:
+                f.violation(
+                    w.call.t, None, "000 4.5", f"{_cand(cand)} voted out of nomination order", w.call.id
+                )
+            pending.remove(cand)
+            if w.stop is None:
+                f.review(w.call.t, None, f"no Спасибо mark after the call of {_cand(cand)}", w.call.id)
+            eligible = frozenset(s for s in ctx.can_vote(w.close_t) if s not in tied)
+            votes, late, source = _window_votes(ctx, idx, w, marks.get(idx, []), eligible)
+            counted: dict[int, int] = {}
+            for seat, t in sorted(votes.items(), key=lambda kv: (kv[1], kv[0])):
+                if seat in tied:
+                    f.violation(t, seat, "003", f"tied player voted in the {step.round} (not allowed)")
+                elif seat not in eligible:
+                    if source != "vision":
+                        f.review(t, seat, f"{source} vote by seat {seat}, who has left the table")
+                elif seat in voted and step.round != "all":
+                    f.violation(
+                        t,
+                        seat,
+                        "000 4.8",
+                        f"second vote in one round (already voted for {_cand(voted[seat])})",
+                    )
+                else:
+                    counted[seat] = t
+                    voted[seat] = cand
+            late = {s: t for s, t in late.items() if s in eligible and s not in counted}
+            if w.count is not None and w.count.count != len(counted) and step.round == "all":
+                f.disagree(
+                    w.count.t,
+                    f"host announced {w.count.count} for all leaving, counted {len(counted)}",
+                )
+            done.append((cand, w, counted, late, source))
+            last_t = max(last_t, w.keystroke_t)
+        if not done:
+            what = "the vote was not held" if step.round == "main" else f"the {step.round} was not held"
+            f.violation(last_t, None, "000 4.13" if step.round != "main" else "000 4.1", what)
+            return VoteOutcome(tuple(rounds), (), last_t), wi
+        for c in pending:
+            f.violation(last_t, None, "000 4.5", f"{_cand(c)} was not put to the vote ({step.round})")
+        if step.round == "all":
+            _, w, counted, late, source = done[0]
+            eligible = frozenset(s for s in ctx.can_vote(w.close_t) if s not in tied)
+            passed = 2 * len(counted) > len(eligible)
+            rounds.append(
+                VoteRound(
+                    "all",
+                    "all",
+                    tuple(counted),
+                    tuple(late),
+                    (),
+                    w.call.t,
+                    source,
+                    _announced(w),
+                    step.tied,
+                    passed,
+                )
+            )
+            return VoteOutcome(tuple(rounds), step.tied if passed else (), last_t), wi
+        # Defaults (000 4.9): who may vote and did not, to the last candidate of the step.
+        last_w = done[-1][1]
+        may = frozenset(s for s in ctx.can_vote(last_w.close_t) if s not in tied)
+        defaulted = tuple(sorted(may - set(voted)))
+        last_cand = step.candidates[-1]
+        counts: dict[int, int] = {c: 0 for c in step.candidates}
+        by_cand = {c: (w, counted, late, source) for c, w, counted, late, source in done}
+        for c in step.candidates:
+            if c not in by_cand:
+                if c == last_cand and defaulted:
+                    counts[c] = len(defaulted)
+                continue
+            w, counted, late, source = by_cand[c]
+            dflt = defaulted if c == last_cand else ()
+            voters = tuple(sorted(set(counted) | set(dflt)))
+            counts[c] = len(voters)
+            ann = _announced(w)
+            if ann is not None and ann != len(voters):
+                f.disagree(
+                    w.count.t if w.count else w.call.t,
+                    f"host announced {ann} for seat {c}, counted {len(voters)}",
+                )
+            rounds.append(VoteRound(step.round, c, voters, tuple(late), dflt, w.call.t, source, ann))
+        top = max(counts.values())
+        leaders = tuple(c for c in step.candidates if counts[c] == top)
+        if len(leaders) == 1:
+            return VoteOutcome(tuple(rounds), leaders, last_t), wi
+        if step.round == "revote" and set(leaders) == set(step.candidates):
+            step = _Step("all", (), leaders)
+        else:
+            step = _Step("revote", leaders, leaders)
+    return VoteOutcome(tuple(rounds), eliminated, last_t), wi
+
+
+def _announced(w: VoteWindow) -> int | None:
+    return None if w.count is None else w.count.count
