@@ -1,0 +1,713 @@
+"""Frame-accurate access to a game's video: one timeline in media milliseconds over one or more segments.
+
+* Frames are addressed by presentation time (pts), never by frame counters. ``frame_at(t)`` returns the frame
+  on screen at ``t``: the last frame whose time is at or before ``t``.
+* Timeline ms: for segments whose pts run on from one to the next (a segmenting recorder), the timeline is
+  the video's own pts in ms, gaps included. For segments whose pts restart at zero, each segment starts where
+  the previous one ended. A bundle may store each segment's start (``{"path": ..., "t0": ms}``); stored
+  starts win.
+* Seeking goes to the keyframe before the target and decodes forward. Decoded groups of pictures (GOPs) are
+  kept in an LRU cache (as compact YUV frames, converted to RGB on access) so stepping backwards is instant.
+* A packet index per segment (:mod:`vision.keyframes`) is built in a background thread; the first frame
+  does not wait for it. Damage (truncation, overwritten bytes, missing segments, decode errors) is
+  reported as ``(from_ms, to_ms, reason)`` in :attr:`VideoTimeline.damaged`, and reading continues after it.
+
+Not thread-safe per instance except that :meth:`iter_frames` opens its own containers; the review player
+drives one instance from a single decode thread.
+"""
+
+from __future__ import annotations
+
+import bisect
+import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+import av
+import numpy as np
+
+from vision.fragments import is_mp4, mp4_resume_points
+from vision.keyframes import KeyframeIndex, open_input, scan_packets
+
+DEFAULT_CACHE_BYTES = 768 * 1024 * 1024
+# Without an index, decode forward from the current position instead of seeking when the target is this
+# close ahead (ms); with an index, decode forward whenever the target is in the GOP being decoded.
+FORWARD_DECODE_MS = 1500
+
+
+class VideoError(Exception):
+    """The video cannot be read at all (every segment missing or unreadable)."""
+
+
+@dataclass(frozen=True)
+class Damage:
+    """A stretch of the timeline that could not be read as recorded."""
+
+    from_ms: int
+    to_ms: int
+    reason: str
+
+
+@dataclass(frozen=True, eq=False)
+class Frame:
+    """One decoded frame.
+
+    image: (height, width, 3) uint8 RGB.
+    pts_ms: timeline time of the frame in ms; pts: the stream pts inside its segment.
+    """
+
+    image: np.ndarray
+    pts_ms: int
+    index_in_gop: int
+    segment: int
+    pts: int
+    key: bool
+
+    def __post_init__(self) -> None:
+        if self.image.ndim != 3 or self.image.shape[2] != 3 or self.image.dtype != np.uint8:
+            raise ValueError(f"image must be (h, w, 3) uint8, got {self.image.shape} {self.image.dtype}")
+
+
+@dataclass(frozen=True)
+class DecodeStats:
+    """Work done so far by a timeline's random-access reader."""
+
+    seeks: int
+    decoded: int  # frames decoded into the GOP cache
+    cached_gops: int
+    cached_bytes: int
+
+
+@dataclass(frozen=True)
+class SegmentSpec:
+    """A segment file and, when the bundle stores it, the timeline ms of its first frame."""
+
+    path: Path
+    t0: int | None = None
+
+
+def parse_video_field(bundle_dir: Path, video: Any) -> list[SegmentSpec]:
+    """Read ``game.json``'s ``"video"``: a path, or a list of paths / ``{"path", "t0"}`` objects."""
+    if video is None:
+        return []
+    items = video if isinstance(video, list) else [video]
+    specs: list[SegmentSpec] = []
+    for i, item in enumerate(items):
+        if isinstance(item, str):
+            specs.append(SegmentSpec(bundle_dir / item))
+        elif isinstance(item, dict) and isinstance(item.get("path"), str):
+            t0 = item.get("t0", item.get("start_ms"))
+            if t0 is not None and not isinstance(t0, int):
+                raise ValueError(f"{bundle_dir / 'game.json'}: video[{i}].t0 must be an integer (ms)")
+            specs.append(SegmentSpec(bundle_dir / item["path"], t0))
+        else:
+            raise ValueError(f"{bundle_dir / 'game.json'}: video[{i}] must be a path or {{'path': ...}}")
+    return specs
+
+
+class _Gop:
+    """Decoded frames of one group of pictures, in presentation order."""
+
+    __slots__ = ("complete", "end_pts", "frames", "nbytes", "pts")
+
+    def __init__(self) -> None:
+        self.frames: list[av.VideoFrame] = []
+        self.pts: list[int] = []
+        self.complete = False  # the next keyframe (or the end of the segment) has been seen
+        self.end_pts: int | None = None  # pts of the next keyframe; None at the segment's end
+        self.nbytes = 0
+
+
+class _Segment:
+    """One readable segment file: its container, its time mapping and its decode cursor."""
+
+    def __init__(self, number: int, path: Path, threads: int, hide: tuple[int, int] | None = None) -> None:
+        self.number = number
+        self.path = path
+        self.hide = hide  # a byte range skipped to read past damage in a fragmented MP4
+        self.has_next_part = False  # a later part of the same file follows (read past damage)
+        self.damage_bytes: tuple[int, int] | None = None  # for a later part: the skipped byte range
+        self.container = open_input(path, hide)
+        if not self.container.streams.video:
+            self.container.close()
+            raise VideoError(f"{path}: no video stream")
+        self.stream = self.container.streams.video[0]
+        self.stream.thread_type = "AUTO"
+        self.stream.thread_count = threads
+        self.tb = Fraction(self.stream.time_base) if self.stream.time_base else Fraction(1, 1000)
+        self.first_pts = self._first_pts()
+        self.offset_ms = 0  # set by the timeline
+        self.index: KeyframeIndex | None = None
+        self.seeks = 0
+        self._cursor: Iterator[av.VideoFrame] | None = None
+        self.cursor_pts: int | None = None  # pts of the last frame the cursor produced
+        self.cursor_gop: _Gop | None = None
+        self.on_decode_error: Callable[[int, str], None] = lambda pts, why: None
+
+    def _first_pts(self) -> int:
+        if self.stream.start_time is not None:
+            return int(self.stream.start_time)
+        for packet in self.container.demux(self.stream):
+            if packet.pts is not None:
+                self.container.seek(0, stream=self.stream)
+                return int(packet.pts)
+        return 0
+
+    def declared_end_pts(self) -> int | None:
+        if self.stream.duration:
+            return self.first_pts + int(self.stream.duration)
+        if self.container.duration:
+            c0 = self.container.start_time or 0
+            return int(Fraction(c0 + self.container.duration, av.time_base) / self.tb)
+        return None
+
+    def end_pts(self) -> int:
+        if self.index is not None and len(self.index):
+            return self.index.end_pts
+        declared = self.declared_end_pts()
+        return declared if declared is not None else self.first_pts
+
+    def to_ms(self, pts: int) -> int:
+        x = (pts - self.first_pts) * self.tb * 1000
+        return self.offset_ms + int(x + Fraction(1, 2)) if x >= 0 else self.offset_ms + round(x)
+
+    def last_pts_at_or_before(self, t_ms: int) -> int:
+        """The largest pts whose timeline ms (rounded half up) is at most ``t_ms``."""
+        k = t_ms - self.offset_ms
+        bound = self.first_pts + (Fraction(k) + Fraction(1, 2)) / (self.tb * 1000)
+        return math.ceil(bound) - 1
+
+    # -- decoding -------------------------------------------------------------------------------------
+    def _frames_after_seek(self) -> Iterator[av.VideoFrame]:
+        for packet in self.container.demux(self.stream):
+            try:
+                frames = packet.decode()
+            except av.error.FFmpegError as e:
+                pts = packet.pts if packet.pts is not None else (self.cursor_pts or self.first_pts)
+                self.on_decode_error(int(pts), f"decode error: {e}")
+                continue
+            if packet.is_corrupt and packet.pts is not None:
+                self.on_decode_error(int(packet.pts), "corrupt packet")
+            yield from frames
+
+    def seek(self, pts: int) -> None:
+        self.seeks += 1
+        self.container.seek(max(pts, self.first_pts), stream=self.stream, backward=True)
+        self._cursor = self._frames_after_seek()
+        self.cursor_pts = None
+        self.cursor_gop = None
+
+    def next_decoded(self) -> av.VideoFrame | None:
+        """The next frame from the cursor (None at the end of the segment)."""
+        if self._cursor is None:
+            self.seek(self.first_pts)
+        assert self._cursor is not None
+        try:
+            while True:
+                try:
+                    frame = next(self._cursor)
+                except (av.error.FFmpegError, OSError) as e:
+                    self.on_decode_error(int(self.cursor_pts or self.first_pts), f"read error: {e}")
+                    self._cursor = None
+                    return None
+                if frame.pts is None:
+                    continue
+                return frame
+        except StopIteration:
+            return None
+
+    def close(self) -> None:
+        self._cursor = None
+        self.container.close()
+
+
+def part_reason(part: _Segment) -> str:
+    a, b = part.damage_bytes or (0, 0)
+    return f"corrupt data in bytes {a}-{b} skipped; reading resumed after it"
+
+
+class VideoTimeline:
+    """One or more video segments read as one timeline in media ms (see the module docstring)."""
+
+    def __init__(
+        self,
+        sources: str | Path | Sequence[str | Path | SegmentSpec],
+        *,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+        threads: int = 2,
+        background_index: bool = True,
+        on_change: Callable[[], None] | None = None,
+    ) -> None:
+        items = [sources] if isinstance(sources, (str, Path)) else list(sources)
+        specs = [s if isinstance(s, SegmentSpec) else SegmentSpec(Path(s)) for s in items]
+        if not specs:
+            raise VideoError("no video segments given")
+        self._lock = threading.RLock()
+        self._threads = threads
+        self._cache_bytes = cache_bytes
+        self._on_change = on_change
+        self._damage: list[Damage] = []
+        self._segments: list[_Segment] = []
+        self._gops: OrderedDict[tuple[int, int], _Gop] = OrderedDict()
+        self._gop_keys: dict[int, list[int]] = {}  # segment -> sorted keyframe pts of cached GOPs
+        self._cached_bytes = 0
+        self._decoded = 0
+        self._open_segments(specs)
+        if not self._segments:
+            reasons = "; ".join(d.reason for d in self._damage)
+            raise VideoError(f"no readable video: {reasons}")
+        self._stop = threading.Event()
+        self._index_done = threading.Event()
+        self._index_thread: threading.Thread | None = None
+        if background_index:
+            self._index_thread = threading.Thread(target=self._build_index, name="video-index", daemon=True)
+            self._index_thread.start()
+        else:
+            self._build_index()
+
+    # -- opening --------------------------------------------------------------------------------------
+    def _open_segments(self, specs: list[SegmentSpec]) -> None:
+        prev_end_ms: int | None = None
+        missing: list[str] = []
+        for spec in specs:
+            try:
+                if not spec.path.is_file():
+                    raise FileNotFoundError(f"segment file missing: {spec.path}")
+                seg = _Segment(len(self._segments), spec.path, self._threads)
+            except (av.error.FFmpegError, OSError, VideoError) as e:
+                missing.append(str(e) if isinstance(e, FileNotFoundError) else f"{spec.path}: {e}")
+                continue
+            abs_ms = seg.first_pts * seg.tb * 1000
+            if spec.t0 is not None:
+                seg.offset_ms = spec.t0
+            elif prev_end_ms is None:
+                seg.offset_ms = round(abs_ms)
+            else:
+                continuous = round(abs_ms)
+                # pts that run on (a segmenting recorder) keep their own time, gaps included; pts that
+                # restart start where the previous segment ended
+                seg.offset_ms = continuous if continuous >= prev_end_ms - 100 else prev_end_ms
+            for why in missing:
+                at = prev_end_ms if prev_end_ms is not None else seg.offset_ms
+                self._damage.append(Damage(at, max(at, seg.offset_ms), why))
+            missing = []
+            self._add_segment(seg)
+            prev_end_ms = seg.to_ms(seg.end_pts())
+            for part in self._parts_after_damage(seg):
+                why = f"{spec.path.name}: {part_reason(part)}"
+                self._damage.append(Damage(prev_end_ms, max(prev_end_ms, part.offset_ms), why))
+                self._add_segment(part)
+                prev_end_ms = part.to_ms(part.end_pts())
+        for why in missing:
+            at = prev_end_ms or 0
+            self._damage.append(Damage(at, at, why))
+
+    def _add_segment(self, seg: _Segment) -> None:
+        seg.number = len(self._segments)
+        seg.on_decode_error = self._decode_error_handler(seg)
+        self._segments.append(seg)
+
+    def _parts_after_damage(self, seg: _Segment) -> list[_Segment]:
+        """Later readable parts of a fragmented MP4 whose middle is damaged (see vision.fragments)."""
+        if not is_mp4(seg.path):
+            return []
+        init_end, resumes = mp4_resume_points(seg.path)
+        parts: list[_Segment] = []
+        prev = seg
+        for r in resumes:
+            try:
+                part = _Segment(-1, seg.path, self._threads, hide=(init_end, r.resume_at))
+            except (av.error.FFmpegError, OSError, VideoError):
+                continue
+            part.damage_bytes = (r.damage_from, r.resume_at)
+            part.offset_ms = seg.offset_ms + round((part.first_pts - seg.first_pts) * seg.tb * 1000)
+            prev.has_next_part = True
+            parts.append(part)
+            prev = part
+        return parts
+
+    def _decode_error_handler(self, seg: _Segment) -> Callable[[int, str], None]:
+        def report(pts: int, why: str) -> None:
+            t = seg.to_ms(pts)
+            self._add_damage(Damage(t, t, f"{seg.path.name}: {why}"))
+
+        return report
+
+    def _add_damage(self, d: Damage) -> None:
+        for old in self._damage:
+            if old.reason == d.reason and old.from_ms - 1000 <= d.from_ms <= old.to_ms + 1000:
+                if d.from_ms < old.from_ms or d.to_ms > old.to_ms:
+                    self._damage.remove(old)
+                    merged = Damage(min(old.from_ms, d.from_ms), max(old.to_ms, d.to_ms), d.reason)
+                    self._damage.append(merged)
+                break
+        else:
+            self._damage.append(d)
+            if self._on_change is not None:
+                self._on_change()
+
+    def _build_index(self) -> None:
+        try:
+            for seg in self._segments:
+                if self._stop.is_set():
+                    return
+                try:
+                    index = scan_packets(seg.path, self._stop, seg.hide, not seg.has_next_part)
+                except (av.error.FFmpegError, OSError) as e:
+                    self._add_damage(Damage(seg.offset_ms, seg.offset_ms, f"{seg.path}: cannot index: {e}"))
+                    continue
+                if not index.complete:
+                    return
+                with self._lock:
+                    seg.index = index
+                    if seg.has_next_part and seg.number + 1 < len(self._segments):
+                        self._refine_part_damage(seg, self._segments[seg.number + 1])
+                    for d in index.damaged:
+                        self._add_damage(
+                            Damage(seg.to_ms(d.from_pts), seg.to_ms(d.to_pts), f"{seg.path.name}: {d.reason}")
+                        )
+        finally:
+            self._index_done.set()
+            if self._on_change is not None and not self._stop.is_set():
+                self._on_change()
+
+    def _refine_part_damage(self, seg: _Segment, part: _Segment) -> None:
+        """Once indexed, the readable end of ``seg`` is known exactly: start the skipped stretch there."""
+        if seg.index is None:
+            return
+        reason = f"{part.path.name}: {part_reason(part)}"
+        for d in list(self._damage):
+            if d.reason == reason:
+                self._damage.remove(d)
+                self._damage.append(Damage(seg.to_ms(seg.index.end_pts), d.to_ms, reason))
+
+    # -- facts ----------------------------------------------------------------------------------------
+    @property
+    def index_ready(self) -> bool:
+        return self._index_done.is_set()
+
+    def wait_index(self, timeout: float | None = None) -> bool:
+        return self._index_done.wait(timeout)
+
+    @property
+    def start_ms(self) -> int:
+        return self._segments[0].offset_ms
+
+    @property
+    def duration_ms(self) -> int:
+        """End of the last readable frame on the timeline (provisional until the index is ready)."""
+        last = self._segments[-1]
+        return last.to_ms(last.end_pts())
+
+    @property
+    def fps(self) -> float:
+        s = self._segments[0].stream
+        rate = s.average_rate or s.guessed_rate or s.base_rate
+        return float(rate) if rate else 25.0
+
+    @property
+    def frame_size(self) -> tuple[int, int]:
+        cc = self._segments[0].stream.codec_context
+        return (int(cc.width), int(cc.height))
+
+    @property
+    def segment_paths(self) -> list[Path]:
+        return [s.path for s in self._segments]
+
+    @property
+    def damaged(self) -> list[Damage]:
+        with self._lock:
+            return sorted(self._damage, key=lambda d: (d.from_ms, d.to_ms, d.reason))
+
+    @property
+    def stats(self) -> DecodeStats:
+        """Counters for tests and benchmarks."""
+        with self._lock:
+            seeks = sum(s.seeks for s in self._segments)
+            return DecodeStats(seeks, self._decoded, len(self._gops), self._cached_bytes)
+
+    def frame_number(self, frame: Frame) -> int | None:
+        """The frame's number on the whole timeline (0-based), once the index is ready; else None."""
+        if not self.index_ready:
+            return None
+        base = 0
+        for seg in self._segments:
+            if seg.index is None:
+                return None
+            if seg.number == frame.segment:
+                n = seg.index.frame_number(frame.pts)
+                return None if n is None else base + n
+            base += len(seg.index)
+        return None
+
+    # -- GOP cache ------------------------------------------------------------------------------------
+    def _new_gop(self, seg: _Segment, first_pts: int) -> _Gop:
+        key = (seg.number, first_pts)
+        old = self._gops.pop(key, None)
+        if old is not None:
+            self._cached_bytes -= old.nbytes
+            keys = self._gop_keys[seg.number]
+            keys.pop(bisect.bisect_left(keys, first_pts))
+        gop = _Gop()
+        self._gops[key] = gop
+        bisect.insort(self._gop_keys.setdefault(seg.number, []), first_pts)
+        return gop
+
+    def _append(self, gop: _Gop, frame: av.VideoFrame) -> None:
+        self._decoded += 1
+        gop.frames.append(frame)
+        gop.pts.append(int(frame.pts))
+        n = frame.width * frame.height * 3 // 2
+        gop.nbytes += n
+        self._cached_bytes += n
+        self._evict()
+
+    def _evict(self) -> None:
+        while self._cached_bytes > self._cache_bytes and len(self._gops) > 2:
+            (segno, kpts), gop = next(iter(self._gops.items()))
+            if any(s.cursor_gop is gop for s in self._segments):
+                self._gops.move_to_end((segno, kpts))
+                continue
+            del self._gops[(segno, kpts)]
+            keys = self._gop_keys[segno]
+            keys.pop(bisect.bisect_left(keys, kpts))
+            self._cached_bytes -= gop.nbytes
+
+    def _gop_containing(self, seg: _Segment, pts: int) -> tuple[int, _Gop] | None:
+        keys = self._gop_keys.get(seg.number, [])
+        i = bisect.bisect_right(keys, pts) - 1
+        if i < 0:
+            return None
+        kpts = keys[i]
+        gop = self._gops[(seg.number, kpts)]
+        self._gops.move_to_end((seg.number, kpts))
+        return kpts, gop
+
+    def _lookup_at_or_before(self, seg: _Segment, pts: int) -> tuple[_Gop, int] | None:
+        """(gop, i): the cached last frame with pts <= ``pts``, only when it is certainly the last."""
+        found = self._gop_containing(seg, pts)
+        if found is None:
+            return None
+        _, gop = found
+        if not gop.pts or gop.pts[0] > pts:
+            return None
+        if pts < gop.pts[-1]:
+            return gop, bisect.bisect_right(gop.pts, pts) - 1
+        if gop.complete and (gop.end_pts is None or pts < gop.end_pts):
+            return gop, len(gop.pts) - 1
+        return None
+
+    def _lookup_after(self, seg: _Segment, pts: int) -> tuple[_Gop, int] | bool | None:
+        """(gop, i) of the cached first frame with pts > ``pts``; False at the end; None if not cached."""
+        found = self._gop_containing(seg, pts)
+        if found is None:
+            return None
+        _, gop = found
+        if not gop.pts or gop.pts[0] > pts:
+            return None
+        if pts < gop.pts[-1]:
+            return gop, bisect.bisect_right(gop.pts, pts)
+        if not gop.complete:
+            return None
+        if gop.end_pts is None:
+            return False
+        nxt = self._gops.get((seg.number, gop.end_pts))
+        if nxt is not None and nxt.pts and nxt.pts[0] == gop.end_pts:
+            return nxt, 0
+        return None
+
+    # -- decoding -------------------------------------------------------------------------------------
+    def _decode_past(self, seg: _Segment, pts: int) -> None:
+        """Decode until a frame with pts > ``pts`` (or the segment's end) is cached, seeking if needed."""
+        target_kf = seg.index.keyframe_at_or_before(pts) if seg.index is not None else None
+        cur = seg.cursor_pts
+        use_cursor = cur is not None and cur <= pts and seg.cursor_gop is not None
+        if use_cursor and cur is not None:
+            if target_kf is not None:
+                gop_start = seg.cursor_gop.pts[0] if seg.cursor_gop and seg.cursor_gop.pts else cur
+                use_cursor = target_kf <= gop_start or target_kf <= cur
+            else:
+                use_cursor = float((pts - cur) * seg.tb * 1000) <= FORWARD_DECODE_MS
+        if not use_cursor:
+            self._seek_for(seg, pts, target_kf)
+        while seg.cursor_pts is None or seg.cursor_pts <= pts:
+            frame = seg.next_decoded()
+            if frame is None:
+                if seg.cursor_gop is not None:
+                    seg.cursor_gop.complete = True
+                    seg.cursor_gop.end_pts = None
+                seg.cursor_gop = None
+                return
+            fpts = int(frame.pts)
+            if seg.cursor_pts is not None and fpts <= seg.cursor_pts:
+                continue  # a leading frame of an open GOP, or a repeat after an error
+            if seg.cursor_gop is None or frame.key_frame:
+                if seg.cursor_gop is not None:
+                    seg.cursor_gop.complete = True
+                    seg.cursor_gop.end_pts = fpts
+                seg.cursor_gop = self._new_gop(seg, fpts)
+            self._append(seg.cursor_gop, frame)
+            seg.cursor_pts = fpts
+            if fpts > pts:
+                return
+
+    def _seek_for(self, seg: _Segment, pts: int, keyframe: int | None) -> None:
+        """Seek so that decoding starts at or before ``pts`` (retrying earlier if the demuxer overshoots)."""
+        attempts = [keyframe if keyframe is not None else pts]
+        step = int(2 / seg.tb)
+        attempts += [pts - step, pts - 5 * step, seg.first_pts]
+        for at in attempts:
+            seg.seek(at)
+            frame = seg.next_decoded()
+            if frame is None or frame.pts is None:
+                continue
+            if int(frame.pts) <= max(pts, seg.first_pts) or at <= seg.first_pts:
+                gop = self._new_gop(seg, int(frame.pts))
+                seg.cursor_gop = gop
+                self._append(gop, frame)
+                seg.cursor_pts = int(frame.pts)
+                return
+        seg.seek(seg.first_pts)
+
+    def _make_frame(self, seg: _Segment, gop: _Gop, i: int) -> Frame:
+        vf = gop.frames[i]
+        image = vf.to_ndarray(format="rgb24")
+        return Frame(image, seg.to_ms(gop.pts[i]), i, seg.number, gop.pts[i], i == 0 and bool(vf.key_frame))
+
+    def _segment_for(self, t_ms: int) -> _Segment:
+        starts = [s.offset_ms for s in self._segments]
+        i = max(0, bisect.bisect_right(starts, t_ms) - 1)
+        return self._segments[i]
+
+    def _frame_at_pts(self, seg: _Segment, pts: int) -> Frame | None:
+        pts = max(pts, seg.first_pts)
+        for _ in range(2):
+            hit = self._lookup_at_or_before(seg, pts)
+            if hit is not None:
+                return self._make_frame(seg, *hit)
+            self._decode_past(seg, pts)
+        hit = self._lookup_at_or_before(seg, pts)
+        if hit is None:
+            found = self._gop_containing(seg, pts)
+            if found is None or not found[1].pts:
+                return None
+            gop = found[1]
+            i = bisect.bisect_right(gop.pts, pts) - 1 if gop.pts[0] <= pts else 0
+            return self._make_frame(seg, gop, i)
+        return self._make_frame(seg, *hit)
+
+    # -- public access --------------------------------------------------------------------------------
+    def frame_at(self, t_ms: int) -> Frame:
+        """The frame on screen at timeline time ``t_ms`` (clamped to the video)."""
+        with self._lock:
+            seg = self._segment_for(t_ms)
+            frame = self._frame_at_pts(seg, seg.last_pts_at_or_before(t_ms))
+            if frame is None:
+                # nothing readable in this segment at or before t: the nearest readable frame instead
+                for other in [*self._segments[seg.number + 1 :], *reversed(self._segments[: seg.number])]:
+                    frame = self._frame_at_pts(other, other.first_pts)
+                    if frame is not None:
+                        break
+            if frame is None:
+                raise VideoError(f"no decodable frame near {t_ms} ms in {seg.path}")
+            return frame
+
+    def next_frame(self, frame: Frame) -> Frame | None:
+        """The frame after ``frame`` (crossing into the next segment); None at the end."""
+        with self._lock:
+            seg = self._segments[frame.segment]
+            hit = self._lookup_after(seg, frame.pts)
+            if hit is None:
+                self._decode_past(seg, frame.pts)
+                hit = self._lookup_after(seg, frame.pts)
+            if isinstance(hit, tuple):
+                return self._make_frame(seg, *hit)
+            for nxt in self._segments[frame.segment + 1 :]:
+                out = self._frame_at_pts(nxt, nxt.first_pts)
+                if out is not None:
+                    return out
+            return None
+
+    def prev_frame(self, frame: Frame) -> Frame | None:
+        """The frame before ``frame`` (crossing into the previous segment); None at the start."""
+        with self._lock:
+            seg = self._segments[frame.segment]
+            if frame.pts > seg.first_pts:
+                out = self._frame_at_pts(seg, frame.pts - 1)
+                if out is not None and out.pts < frame.pts:
+                    return out
+            for prev in reversed(self._segments[: frame.segment]):
+                out = self._frame_at_pts(prev, prev.end_pts() + 1_000_000_000)
+                if out is not None:
+                    return out
+            return None
+
+    def iter_frames(
+        self, start_ms: int | None = None, end_ms: int | None = None, step_ms: int | None = None
+    ) -> Iterator[Frame]:
+        """Sequential decode for analysis: frames with ``start_ms <= pts_ms < end_ms``.
+
+        With ``step_ms``, yields the first frame at or after each multiple of ``step_ms`` from ``start_ms``
+        (the frames between are decoded but not converted). Opens its own containers with threaded decoding,
+        so it does not disturb :meth:`frame_at`'s cursor and may run in another thread.
+        """
+        start = self.start_ms if start_ms is None else start_ms
+        next_due = start
+        for seg in self._segments:
+            if end_ms is not None and seg.offset_ms >= end_ms:
+                return
+            with open_input(seg.path, seg.hide) as container:
+                stream = container.streams.video[0]
+                stream.thread_type = "AUTO"
+                stream.thread_count = self._threads
+                if start > seg.offset_ms:
+                    container.seek(max(seg.last_pts_at_or_before(start), seg.first_pts), stream=stream)
+                index_in_gop = -1
+                try:
+                    for packet in container.demux(stream):
+                        try:
+                            decoded = packet.decode()
+                        except av.error.FFmpegError as e:
+                            if packet.pts is not None:
+                                t = seg.to_ms(int(packet.pts))
+                                with self._lock:
+                                    self._add_damage(Damage(t, t, f"{seg.path.name}: decode error: {e}"))
+                            continue
+                        for vf in decoded:
+                            if vf.pts is None:
+                                continue
+                            index_in_gop = 0 if vf.key_frame else index_in_gop + 1
+                            t = seg.to_ms(int(vf.pts))
+                            if end_ms is not None and t >= end_ms:
+                                return
+                            if t < start or t < next_due:
+                                continue
+                            if step_ms:
+                                next_due = start + ((t - start) // step_ms + 1) * step_ms
+                            image = vf.to_ndarray(format="rgb24")
+                            yield Frame(image, t, index_in_gop, seg.number, int(vf.pts), bool(vf.key_frame))
+                except (av.error.FFmpegError, OSError) as e:
+                    with self._lock:
+                        self._add_damage(Damage(next_due, next_due, f"{seg.path.name}: read error: {e}"))
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._index_thread is not None:
+            self._index_thread.join(timeout=10)
+        with self._lock:
+            for seg in self._segments:
+                seg.close()
+            self._gops.clear()
+            self._gop_keys.clear()
+            self._cached_bytes = 0
+
+    def __enter__(self) -> VideoTimeline:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
