@@ -1,0 +1,142 @@
+"""Seat crops: geometry, mapping back to the frame, motion windows, and a real small hand found."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.crops import (
+    CropSpec,
+    crop_around,
+    crop_for_zone,
+    detect_in_crops,
+    extract,
+    merge_hands,
+    motion_roi,
+    tile_zone,
+)
+from vision.landmarker import HandTracker
+from vision.landmarks import HandLandmarks
+
+FRAME = (1080, 1920, 3)
+ZONE = [(800, 500), (1120, 500), (1120, 740), (800, 740)]  # 320 x 240
+
+
+def test_zone_crop_is_padded_square_and_scaled() -> None:
+    spec = crop_for_zone(FRAME, ZONE, pad=0.25, out_size=640)
+    assert spec.width == spec.height == 480  # 320 * (1 + 2 * 0.25)
+    assert (spec.x0 + spec.x1) / 2 == pytest.approx(960, abs=1)
+    assert spec.scale == pytest.approx(640 / 480)
+    assert spec.out_size == (640, 640)
+    native = crop_for_zone(FRAME, ZONE, out_size=64)
+    assert native.scale == 1.0, "never downscaled"
+    capped = crop_for_zone(FRAME, [(10, 10), (20, 20)], out_size=1000, max_upscale=3.0)
+    assert capped.scale == 3.0
+
+
+@pytest.mark.parametrize(
+    ("center", "expect"),
+    [
+        ((5, 5), (0, 0, 200, 200)),  # shifted inside at the top-left corner
+        ((1919, 1079), (1720, 880, 1920, 1080)),  # and at the bottom-right
+    ],
+)
+def test_crops_are_clamped_to_the_frame(center: tuple[float, float], expect: tuple[int, ...]) -> None:
+    spec = crop_around(FRAME, center, 200)
+    assert (spec.x0, spec.y0, spec.x1, spec.y1) == expect
+
+
+def test_bigger_than_frame_is_clipped() -> None:
+    spec = crop_around((100, 150, 3), (75, 50), 400)
+    assert (spec.x0, spec.y0, spec.x1, spec.y1) == (0, 0, 150, 100)
+
+
+def test_to_frame_inverts_extract() -> None:
+    frame = np.zeros(FRAME, np.uint8)
+    cv2.circle(frame, (900, 600), 6, (255, 255, 255), -1)
+    spec = crop_for_zone(FRAME, ZONE, out_size=1024)
+    img = extract(frame, spec)
+    assert img.shape[:2] == (spec.out_size[1], spec.out_size[0]) and img.flags.c_contiguous
+    ys, xs = np.nonzero(img[:, :, 0] > 128)
+    back = spec.to_frame(np.array([[xs.mean(), ys.mean(), 8.0]]))[0]
+    assert back[0] == pytest.approx(900, abs=1.0) and back[1] == pytest.approx(600, abs=1.0)
+    assert back[2] == pytest.approx(8.0 / spec.scale)
+    np.testing.assert_allclose(spec.from_frame(spec.to_frame([[3.0, 4.0]])), [[3.0, 4.0]], atol=1e-4)
+
+
+def test_tiles_cover_every_hand_position_whole() -> None:
+    hand = 50
+    specs = tile_zone(FRAME, ZONE, hand_px=hand)
+    assert len(specs) > 1
+    assert all(s.width == 200 for s in specs)
+    # every hand-sized box inside the zone lies whole inside at least one window
+    for x in range(800, 1120 - hand + 1, 10):
+        for y in range(500, 740 - hand + 1, 10):
+            assert any(s.x0 <= x and s.y0 <= y and x + hand <= s.x1 and y + hand <= s.y1 for s in specs)
+    small = tile_zone(FRAME, [(900, 600), (960, 640)], hand_px=hand)
+    assert len(small) == 1
+
+
+def test_bad_specs_are_refused() -> None:
+    with pytest.raises(ValueError, match="empty crop"):
+        CropSpec(5, 5, 5, 10, 1.0)
+    with pytest.raises(ValueError, match="scale"):
+        CropSpec(0, 0, 5, 5, 0.0)
+    with pytest.raises(ValueError, match="does not fit"):
+        extract(np.zeros((10, 10, 3), np.uint8), CropSpec(0, 0, 20, 20, 1.0))
+    with pytest.raises(ValueError, match="hand_px"):
+        tile_zone(FRAME, ZONE, window_hands=1.0, overlap_hands=1.2)
+
+
+def test_motion_roi_follows_the_moving_blob() -> None:
+    prev = np.full(FRAME, 120, np.uint8)
+    cur = prev.copy()
+    assert motion_roi(prev, cur, ZONE) is None
+    cv2.rectangle(cur, (1000, 650), (1040, 700), (250, 200, 180), -1)
+    spec = motion_roi(prev, cur, ZONE)
+    assert spec is not None
+    assert spec.x0 <= 1000 and spec.x1 >= 1040 and spec.y0 <= 650 and spec.y1 >= 700
+    assert spec.width <= 200 and spec.scale > 1
+    outside = prev.copy()
+    cv2.rectangle(outside, (100, 100), (160, 160), (250, 250, 250), -1)
+    assert motion_roi(prev, outside, ZONE) is None, "motion outside the zone is ignored"
+
+
+def _hand_at(x: float, y: float, size: float, score: float) -> HandLandmarks:
+    pts = np.zeros((1, 21, 3), np.float32)
+    pts[0, :, 0] = np.linspace(x, x + size, 21)
+    pts[0, :, 1] = np.linspace(y, y + size, 21)
+    return HandLandmarks(pts, np.zeros(1, np.int8), np.array([score], np.float32))
+
+
+def test_merge_keeps_the_better_of_overlapping_hands() -> None:
+    hands = HandLandmarks.concat(
+        [_hand_at(0, 0, 50, 0.6), _hand_at(5, 5, 50, 0.9), _hand_at(200, 0, 50, 0.5)]
+    )
+    merged = merge_hands(hands)
+    assert sorted(merged.score.tolist()) == pytest.approx([0.5, 0.9])
+
+
+def test_tiles_find_a_real_life_size_hand_the_whole_frame_misses(shared_dir: Path) -> None:
+    """A real thumbs-up, 50 px tall, in a 1080p frame: lost in the whole frame, found by the tiles."""
+    bgr = cv2.imread(str(shared_dir / "real_hands" / "mediapipe-samples" / "gesture_hand_thumb_up.jpg"))
+    assert bgr is not None
+    rgb = np.ascontiguousarray(bgr[:, :, ::-1])
+    with HandTracker(num_hands=1) as tracker:
+        native = tracker.detect(rgb)
+        assert len(native) == 1
+        x0, y0, x1, y1 = native.bboxes()[0]
+        k = 50 / max(x1 - x0, y1 - y0)
+        small = cv2.resize(rgb, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)
+        frame = np.full(FRAME, (150, 110, 72), np.uint8)
+        oy, ox = 560, 880
+        frame[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small
+        truth = np.array([x0, y0, x1, y1]) * k + [ox, oy, ox, oy]
+        whole = tracker.detect(frame)
+        tiled = detect_in_crops(tracker, frame, tile_zone(FRAME, ZONE))
+    assert len(whole) == 0
+    assert len(tiled) == 1
+    np.testing.assert_allclose(tiled.bboxes()[0], truth, atol=8)
