@@ -283,16 +283,17 @@ def check_polygon(poly: Polygon, frame: tuple[int, int], where: str) -> None:
     """Raise :class:`LayoutError` when a zone is unusable; ``where`` prefixes the message."""
     if len(poly) < 3:
         raise LayoutError(f"{where}: polygon has {len(poly)} points (needs at least 3)")
-    area = polygon_area(poly)
-    if area <= MIN_AREA_PX2:
-        raise LayoutError(f"{where}: polygon is degenerate (area {area:.1f} px², needs > {MIN_AREA_PX2:g})")
     w, h = frame
     tol = FRAME_TOLERANCE_PX
     for k, (x, y) in enumerate(poly):
         if not (-tol <= x <= w + tol and -tol <= y <= h + tol):
             raise LayoutError(f"{where}: point {k} ({x:g}, {y:g}) is outside the {w}x{h} frame")
-    if polygon_self_intersects(poly):
+    area = polygon_area(poly)
+    if area > MIN_AREA_PX2 and polygon_self_intersects(poly):
         raise LayoutError(f"{where}: polygon crosses itself")
+    if area <= MIN_AREA_PX2:
+        what = "crosses itself or is degenerate" if polygon_self_intersects(poly) else "is degenerate"
+        raise LayoutError(f"{where}: polygon {what} (area {area:.1f} px², needs > {MIN_AREA_PX2:g})")
 
 
 def layouts_to_json(layouts: Layouts) -> dict[str, Any]:
