@@ -1,7 +1,8 @@
 """Audio inputs the writer adds beside the video: a file's own track, or a microphone via ffmpeg.
 
 The host's voice is the clock of a vote dispute (DESIGN.md), so the recorder keeps audio whenever there
-is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time.
+is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time;
+``ffmpeg_input`` returns its audio stream (ffmpeg-python).
 """
 
 from __future__ import annotations
@@ -29,7 +30,9 @@ class FileAudio:
             kw["ss"] = f"{self.offset_s:.3f}"
         if self.loop:
             kw["stream_loop"] = -1
-        return ffmpeg.input(str(self.path), **kw)
+        # An input seek in a file with video may land before the offset and keep the audio before it
+        # (correctly timed, but reaching into the previous segment): trim at the segment start.
+        return ffmpeg.input(str(self.path), **kw)["a"].filter("atrim", start=f"{start_s:.6f}")
 
     def describe(self) -> str:
         return f"audio of {self.path}"
@@ -43,7 +46,7 @@ class Microphone:
     device: str
 
     def ffmpeg_input(self, start_s: float) -> Any:
-        return ffmpeg.input(self.device, f=self.fmt, itsoffset=f"{start_s:.6f}")
+        return ffmpeg.input(self.device, f=self.fmt, itsoffset=f"{start_s:.6f}")["a"]
 
     def describe(self) -> str:
         return f"microphone {self.fmt}:{self.device}"

@@ -84,7 +84,7 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     if enc.threads:
         out_kw["threads"] = enc.threads
     if spec.audio is not None:
-        streams.append(spec.audio.ffmpeg_input(spec.start_s)["a"])
+        streams.append(spec.audio.ffmpeg_input(spec.start_s))
         out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate, "shortest": None})
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
