@@ -127,6 +127,7 @@ class VoteFacts:
     defaulted: tuple[int, ...] = ()
     late: tuple[int, ...] = ()
     nominated_by: int | None = None
+    tied: tuple[int, ...] = ()  # the all-leave question: the tied players it is about
 
 
 @dataclass(frozen=True)
@@ -330,6 +331,7 @@ def gather(
                     defaulted=tuple(sorted(_seats(v.get("defaulted")))),
                     late=tuple(sorted(_seats(v.get("late")))),
                     nominated_by=nominator.get(cand) if isinstance(cand, int) else None,
+                    tied=_seats(v.get("tied")),
                 )
             )
         steps = _group_steps(vote_rows)

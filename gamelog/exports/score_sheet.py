@@ -30,7 +30,7 @@ from gamelog.exports.facts import (
     SeatFacts,
     gather,
 )
-from gamelog.exports.sheet_text import CSS, LABELS, LANGS
+from gamelog.exports.sheet_text import CSS, DENSE_ROWS, DENSER_ROWS, LABELS, LANGS
 
 MAX_FOUL_MARKS = 4
 
@@ -69,7 +69,7 @@ def render(facts: GameFacts, *, lang: str, chain_head: str | None, chain_note: s
         f"<title>{_e(_title(facts, lab))}</title>",
         f"<style>{CSS}</style>",
         "</head>",
-        "<body>",
+        _body_tag(facts),
         f"<h1>{_e(_title(facts, lab))}</h1>",
         _header(facts, lab),
         _players(facts, lab),
@@ -87,6 +87,17 @@ def render(facts: GameFacts, *, lang: str, chain_head: str | None, chain_note: s
 
 def _e(text: object) -> str:
     return html.escape(str(text), quote=True)
+
+
+def _body_tag(facts: GameFacts) -> str:
+    """``<body>``, with a denser layout for games whose tables would not fit one A4 page."""
+    rows = sum(max(1, sum(len(s) for s in d.steps)) for d in facts.days) + len(facts.nights)
+    rows += max(0, len(facts.seats) - 10)
+    if rows > DENSER_ROWS:
+        return '<body class="dense denser">'
+    if rows > DENSE_ROWS:
+        return '<body class="dense">'
+    return "<body>"
 
 
 def _title(facts: GameFacts, lab: Mapping[str, str]) -> str:
@@ -182,7 +193,8 @@ def _day_rows(day: DayFacts, lab: Mapping[str, str]) -> list[str]:
         for v in step:
             if v.candidate == "all":
                 before = day.steps[-2] if len(day.steps) > 1 else ()
-                tied = _seat_list(sorted({x.candidate for x in before if isinstance(x.candidate, int)}))
+                guess = {x.candidate for x in before if isinstance(x.candidate, int)}
+                tied = _seat_list(sorted(v.tied or guess))
                 cand = _e(tied)
             else:
                 by = f" ({lab['nominated_by']} {v.nominated_by})" if v.nominated_by is not None else ""
@@ -297,6 +309,7 @@ def _protest(lab: Mapping[str, str]) -> str:
             '<td class="line" colspan="3"></td></tr>',
             '<tr><td></td><td class="line" colspan="3"></td></tr>',
             f'<tr><td><b>{_e(lab["decision"])}:</b></td><td class="line" colspan="3"></td></tr>',
+            '<tr><td></td><td class="line" colspan="3"></td></tr>',
             f'<tr><td>{_e(lab["judge_signature"])}:</td><td class="line"></td>'
             f'<td style="width:34mm">{_e(lab["host_signature"])}:</td><td class="line"></td></tr>',
             "</table>",

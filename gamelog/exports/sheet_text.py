@@ -207,10 +207,27 @@ th { background: #e4e4e4; font-weight: bold; }
 .votes .res { width: 34mm; }
 .nights td { height: 5mm; }
 .note { font-size: 7.2pt; color: #333; margin: 0.6mm 0 0 0; }
-.line { border-bottom: 0.25mm solid #000; height: 6mm; }
+.sig td.line { border-bottom: 0.25mm solid #000; height: 6.5mm; }
 .sig td { border: none; padding: 1mm 2mm 0 0; }
 .result { font-size: 10pt; margin: 2mm 0 0 0; }
 .chain { font-family: "DejaVu Sans Mono", "Liberation Mono", monospace; font-size: 8pt;
   word-break: break-all; }
 .footer { margin-top: 2mm; font-size: 7pt; color: #444; }
+/* Long games: more vote and night rows than the page holds at the normal size. */
+body.dense { font-size: 7.6pt; }
+.dense h1 { font-size: 11.5pt; }
+.dense h2 { margin: 1.6mm 0 0.6mm 0; }
+.dense th, .dense td { padding: 0.2mm 1mm; }
+.dense .players td { height: 4.8mm; }
+.dense .votes td, .dense .nights td { height: 3.9mm; }
+.dense .sig td.line { height: 5.5mm; }
+.dense .result { font-size: 9pt; margin-top: 1mm; }
+body.denser { font-size: 6.8pt; }
+.denser .players td { height: 4.2mm; }
+.denser .votes td, .denser .nights td { height: 3.3mm; }
+.denser .mark { width: 2.8mm; height: 2.8mm; line-height: 2.5mm; }
 """
+
+# Vote and night rows (with the seat rows of a 10-player game) that fit one page at each density.
+DENSE_ROWS = 20
+DENSER_ROWS = 32
