@@ -429,8 +429,8 @@ def _day(
         if first_call_t is not None and e.t >= first_call_t:
             g.discussion_over = True
         if isinstance(e, Speech):
-            if g.discussion_over:
-                continue
+            if g.discussion_over or e.seat not in g.alive:
+                continue  # tie speeches, last words
             if not first_speech_checked:
                 first_speech_checked = True
                 if opener is not None and e.seat != opener:
@@ -443,8 +443,6 @@ def _day(
                     )
             if e.seat in silenced:
                 f.violation(e.t, e.seat, "000 7.4", "spoke although silenced by a third foul", e.id)
-            if e.seat not in g.alive:
-                f.review(e.t, e.seat, "speech mark for a seat that has left", e.id)
             g.spoken.add(e.seat)
             speech_t[e.seat] = e.t
         elif isinstance(e, Nominate):
