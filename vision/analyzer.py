@@ -1,0 +1,438 @@
+"""The batch analyser behind ``mafiacam analyze``: a bundle's video in, ``vision.jsonl`` out.
+
+1. Plan (:mod:`vision.schedule`): dense stretches (every frame) around the host's vote windows and
+   shooting rounds, sparse stretches (keyframes only, about one a second, motion-gated) elsewhere.
+2. Run the stretches on a pool of worker processes (one landmarker each). Every finished stretch is
+   cached in ``BUNDLE/.analysis/<version>/`` so an interrupted run resumes where it stopped.
+3. Without host marks, clusters of hands landing together (day) or raised (night) in the sparse pass
+   become ``proposed_window`` events, and those windows are analysed densely in a second pass.
+4. Merge, give every event a deterministic id, and replace ``vision.jsonl`` whole (atomically: never a
+   half-written file or line). Host and judge events are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing as mp
+import os
+import sys
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gamelog.bundle import Bundle, load_bundle
+from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json
+from gamelog.jsonl import write_events_replace
+from gamelog.layout import Layout, Layouts, SeatZones
+from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
+
+ANALYSER = "mafiacam-vision"
+VERSION = "0.3"
+VISION_FILE = "vision.jsonl"
+CACHE_DIR = ".analysis"
+SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dense second
+PROPOSE_MIN_SEATS = 3  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
+PROPOSE_SPAN_MS = 4000
+
+
+class AnalyzeError(Exception):
+    """The bundle cannot be analysed (no video, no layout); the message names the file."""
+
+
+@dataclass
+class Report:
+    """What a run did, written to ``BUNDLE/.analysis/report.json`` and printed by the command."""
+
+    bundle: str
+    duration_ms: int
+    stretches: int
+    dense_ms: int
+    cached: int
+    events: int
+    proposed: int
+    wall_s: float
+    landmarker_calls: int = 0
+    damaged: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+    @property
+    def speed(self) -> float:
+        return self.duration_ms / 1000.0 / self.wall_s if self.wall_s > 0 else float("inf")
+
+
+# ---- the work of one stretch (runs in a worker process) ----------------------------------------------
+
+_WORKER: dict[str, Any] = {}
+
+
+def _scaled_layout(layout: Layout, size: tuple[int, int]) -> Layout:
+    """The layout scaled to a video whose frame size differs from the layout's."""
+    sx, sy = size[0] / layout.frame_size[0], size[1] / layout.frame_size[1]
+
+    def sc(poly: tuple[tuple[float, float], ...]) -> tuple[tuple[float, float], ...]:
+        return tuple((x * sx, y * sy) for x, y in poly)
+
+    seats = tuple(
+        SeatZones(s.seat, sc(s.table_zone), sc(s.raise_zone), sc(s.head_zone)) for s in layout.seats
+    )
+    return Layout(size, seats, layout.from_t)
+
+
+def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: Stretch) -> dict[str, Any]:
+    """Analyse one stretch; returns ``{"events": [json...], "calls": n, "damaged": [...]}``."""
+    from vision.handfinder import HandFinder
+    from vision.seatwatch import TableWatch
+    from vision.video import VideoTimeline
+
+    key = "|".join(video)
+    timeline = _WORKER.get(key)
+    if timeline is None:
+        timeline = VideoTimeline([Path(bundle_dir) / v for v in video])
+        _WORKER.clear()
+        _WORKER[key] = timeline
+    size = timeline.frame_size
+    layout = layouts.at(stretch.start)
+    if tuple(layout.frame_size) != tuple(size):
+        layout = _scaled_layout(layout, size)
+    # Night stretches watch the raise zones (shots); day stretches the table zones (votes).
+    zones = ("raise_zone",) if stretch.kind in ("shooting", "night") else ("table_zone",)
+    obs = []
+    with HandFinder(layout) as finder:
+        watch = None
+        frames = (
+            timeline.iter_frames(stretch.start, stretch.end)
+            if stretch.mode == DENSE
+            else _keyframes(timeline, stretch.start, stretch.end)
+        )
+        for fr in frames:
+            if watch is None:
+                watch = TableWatch(finder, zones, fr.image.shape)
+            obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
+        calls = finder.calls
+    out = [event_to_json(_to_event(o, stretch)) for o in obs]
+    damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
+    return {"events": out, "calls": calls, "damaged": damaged}
+
+
+def _keyframes(timeline: Any, start: int, end: int) -> Any:
+    """Keyframes only (about one a second in our recordings): cheap to decode, enough for gating."""
+    import av
+    import numpy as np
+
+    from vision.video import Frame
+
+    for seg in timeline._segments:
+        offset = int(seg.offset_ms)
+        if offset >= end:
+            return
+        with av.open(str(seg.path)) as container:
+            stream = container.streams.video[0]
+            stream.codec_context.skip_frame = "NONKEY"
+            if start > offset:
+                container.seek(max(seg.last_pts_at_or_before(start), seg.first_pts), stream=stream)
+            try:
+                for frame in container.decode(stream):
+                    if frame.pts is None:
+                        continue
+                    t = int(seg.to_ms(int(frame.pts)))
+                    if t < start:
+                        continue
+                    if t >= end:
+                        return
+                    img = frame.to_ndarray(format="rgb24")
+                    yield Frame(image=np.ascontiguousarray(img), pts_ms=t, index_in_gop=0, segment=0)
+            except av.error.FFmpegError:
+                continue
+
+
+def _to_event(o: Any, stretch: Stretch) -> Event:
+    extra: dict[str, Any] = {"analyser": f"{ANALYSER}/{VERSION}"}
+    if o.zone_seat != o.seat:
+        extra["zone_seat"] = o.zone_seat
+    if stretch.mode == SPARSE:
+        extra["coarse"] = True  # timed to about a second only (keyframes)
+    ev_id = f"vis:{o.kind}:{o.seat}:{o.t}:{VERSION}"
+    conf = round(float(o.conf), 3)
+    if o.kind == "hand_down":
+        return HandDown(
+            t=o.t, src="vision", id=ev_id, seat=o.seat, gesture=o.gesture, conf=conf, box=o.box, extra=extra
+        )
+    if o.kind == "hand_up":
+        return HandUp(t=o.t, src="vision", id=ev_id, seat=o.seat, conf=conf, extra=extra)
+    if o.kind == "shot_raise":
+        return ShotRaise(
+            t=o.t, src="vision", id=ev_id, seat=o.seat, gesture=o.gesture, conf=conf, box=o.box, extra=extra
+        )
+    raise ValueError(f"unknown observation kind {o.kind}")
+
+
+def _init_worker() -> None:
+    os.environ.setdefault("GLOG_minloglevel", "2")
+    os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+
+# ---- the driver ---------------------------------------------------------------------------------------
+
+Progress = Callable[[float, int, int, float], None]  # fraction done, stretches done, total, elapsed s
+
+
+def _cost(st: Stretch) -> float:
+    return st.duration * (1.0 if st.mode == DENSE else SPARSE_COST)
+
+
+def analyze(
+    bundle_path: str | Path,
+    *,
+    workers: int = 2,
+    progress: Progress | None = None,
+    resume: bool = True,
+    use_marks: bool = True,
+) -> Report:
+    path = Path(bundle_path)
+    bundle = load_bundle(path)
+    if not bundle.game.video:
+        raise AnalyzeError(f'{path / "game.json"}: the game has no video to analyse ("video": null)')
+    if bundle.layout is None:
+        raise AnalyzeError(f"{path / 'layout.json'}: missing; calibrate the seats first")
+    for v in bundle.game.video:
+        if not (path / v).exists():
+            raise AnalyzeError(f"{path / 'game.json'}: video segment {v} does not exist")
+    from vision.video import VideoTimeline
+
+    t0 = time.monotonic()
+    tl = VideoTimeline([path / v for v in bundle.game.video])
+    duration = int(tl.duration_ms) + 1
+    warnings: list[str] = []
+    lay0 = bundle.layout.at(0)
+    if tuple(lay0.frame_size) != tuple(tl.frame_size):
+        warnings.append(
+            f"{path / 'layout.json'}: frame size {lay0.frame_size} differs from the video's {tl.frame_size};"
+            " zones scaled to the video"
+        )
+    marks = [e for e in bundle.events if e.src in ("host", "judge")] if use_marks else []
+    stretches = split_for_workers(plan(marks, duration))
+    stretches = _cut_at_layouts(stretches, bundle.layout)
+    cache = path / CACHE_DIR / VERSION
+    cache.mkdir(parents=True, exist_ok=True)
+    results, calls, damaged, cached = _run(path, bundle, stretches, cache, workers, progress, resume)
+    events = [ev for st in stretches for ev in results[st.key]]
+    proposed: list[Event] = []
+    if not marks:
+        proposed = propose_windows(events, duration)
+        extra = [
+            Stretch(max(0, p.t), min(duration, _until(p)), _kind(p), DENSE)
+            for p in proposed
+            if isinstance(p, ProposedWindow)
+        ]
+        if extra:
+            more, c2, d2, k2 = _run(path, bundle, extra, cache, workers, None, resume)
+            calls += c2
+            cached += k2
+            damaged += d2
+            # Dense results replace the coarse ones inside proposed windows.
+            events = [e for e in events if not any(s.start <= e.t < s.end for s in extra)] + [
+                ev for st in extra for ev in more[st.key]
+            ]
+            stretches = stretches + extra
+    all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
+    all_events = _unique_ids(all_events)
+    write_events_replace(path / VISION_FILE, all_events)
+    report = Report(
+        bundle=str(path),
+        duration_ms=duration,
+        stretches=len(stretches),
+        dense_ms=sum(s.duration for s in stretches if s.mode == DENSE),
+        cached=cached,
+        events=len(all_events),
+        proposed=len(proposed),
+        wall_s=round(time.monotonic() - t0, 3),
+        landmarker_calls=calls,
+        damaged=sorted(set(damaged)),
+        warnings=warnings,
+    )
+    (path / CACHE_DIR / "report.json").write_text(json.dumps(asdict(report), indent=1), encoding="utf-8")
+    return report
+
+
+def _until(p: Event) -> int:
+    return int(getattr(p, "until", p.t))
+
+
+def _kind(p: Event) -> str:
+    return "vote" if getattr(p, "kind", "") == "vote" else "shooting"
+
+
+def _cut_at_layouts(stretches: list[Stretch], layouts: Layouts) -> list[Stretch]:
+    cuts = [lay.from_t for lay in layouts.layouts if lay.from_t > 0]
+    out: list[Stretch] = []
+    for st in stretches:
+        a = st.start
+        for c in cuts:
+            if a < c < st.end:
+                out.append(Stretch(a, c, st.kind, st.mode))
+                a = c
+        out.append(Stretch(a, st.end, st.kind, st.mode))
+    return out
+
+
+def _run(
+    path: Path,
+    bundle: Bundle,
+    stretches: Sequence[Stretch],
+    cache: Path,
+    workers: int,
+    progress: Progress | None,
+    resume: bool,
+) -> tuple[dict[str, list[Event]], int, list[str], int]:
+    from gamelog.jsonl import read_events
+
+    results: dict[str, list[Event]] = {}
+    todo: list[Stretch] = []
+    for st in stretches:
+        f = cache / f"{st.key}.jsonl"
+        if resume and f.exists():
+            rr = read_events(f)
+            if not rr.bad:
+                results[st.key] = list(rr.events)
+                continue
+        todo.append(st)
+    cached = len(stretches) - len(todo)
+    total = sum(_cost(s) for s in stretches) or 1.0
+    done_cost = sum(_cost(s) for s in stretches if s.key in results)
+    calls = 0
+    damaged: list[str] = []
+    start = time.monotonic()
+    assert bundle.layout is not None
+    video = list(bundle.game.video)
+    # Longest first: the pool finishes together.
+    todo.sort(key=_cost, reverse=True)
+
+    def finished(st: Stretch, res: dict[str, Any]) -> None:
+        nonlocal calls, done_cost
+        from gamelog.events import parse_event
+
+        evs = [parse_event(obj) for obj in res["events"]]
+        write_events_replace(cache / f"{st.key}.jsonl", evs)
+        results[st.key] = evs
+        calls += int(res["calls"])
+        damaged.extend(res["damaged"])
+        done_cost += _cost(st)
+        if progress:
+            progress(done_cost / total, len(results), len(stretches), time.monotonic() - start)
+
+    if progress:
+        progress(done_cost / total, len(results), len(stretches), 0.0)
+    if workers <= 1 or len(todo) <= 1:
+        for st in todo:
+            finished(st, run_stretch(str(path), video, bundle.layout, st))
+        return results, calls, damaged, cached
+    ctx = mp.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_init_worker) as pool:
+        pending: dict[Future[dict[str, Any]], Stretch] = {
+            pool.submit(run_stretch, str(path), video, bundle.layout, st): st for st in todo
+        }
+        try:
+            while pending:
+                done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                for fut in done:
+                    st = pending.pop(fut)
+                    finished(st, fut.result())
+        except BaseException:
+            for fut in pending:
+                fut.cancel()
+            raise
+    return results, calls, damaged, cached
+
+
+def _unique_ids(events: list[Event]) -> list[Event]:
+    """Ids are built from type, seat, t and version; two facts that collide get a suffix."""
+    import dataclasses
+
+    seen: dict[str, int] = {}
+    out = []
+    for e in events:
+        base = e.id or f"vis:{e.TYPE}:{getattr(e, 'seat', '-')}:{e.t}:{VERSION}"
+        n = seen.get(base, 0)
+        seen[base] = n + 1
+        out.append(
+            e if n == 0 and e.id == base else dataclasses.replace(e, id=base if n == 0 else f"{base}.{n}")
+        )
+    return out
+
+
+def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
+    """Without marks: many hands landing on table zones together propose a vote window; raised hands in
+    raise zones propose a shooting round. The judge confirms them in the review window."""
+    downs = sorted((e for e in events if isinstance(e, HandDown)), key=lambda e: e.t)
+    raises = sorted((e for e in events if isinstance(e, ShotRaise)), key=lambda e: e.t)
+    out: list[Event] = []
+    i = 0
+    while i < len(downs):
+        j = i
+        seats = set()
+        while j < len(downs) and downs[j].t - downs[i].t <= PROPOSE_SPAN_MS:
+            seats.add(downs[j].seat)
+            j += 1
+        if len(seats) >= PROPOSE_MIN_SEATS:
+            a, b = max(0, downs[i].t - 3000), min(duration, downs[j - 1].t + 6000)
+            out.append(
+                ProposedWindow(
+                    t=a,
+                    src="vision",
+                    kind="vote",
+                    until=b,
+                    id=f"vis:proposed_window:vote:{a}:{VERSION}",
+                    extra={"analyser": f"{ANALYSER}/{VERSION}", "seats": sorted(seats)},
+                )
+            )
+            i = j
+        else:
+            i += 1
+    if raises:
+        groups: list[list[ShotRaise]] = [[raises[0]]]
+        for r in raises[1:]:
+            if r.t - groups[-1][-1].t <= 20000:
+                groups[-1].append(r)
+            else:
+                groups.append([r])
+        for g in groups:
+            a, b = max(0, g[0].t - 16000), min(duration, g[-1].t + 16000)
+            out.append(
+                ProposedWindow(
+                    t=a,
+                    src="vision",
+                    kind="shooting",
+                    until=b,
+                    id=f"vis:proposed_window:shooting:{a}:{VERSION}",
+                    extra={"analyser": f"{ANALYSER}/{VERSION}"},
+                )
+            )
+    return out
+
+
+def progress_printer(stream: Any = None) -> Progress:
+    """A one-line progress bar with an ETA on stderr."""
+    out = stream or sys.stderr
+    last = [0.0]
+
+    def show(frac: float, done: int, total: int, elapsed: float) -> None:
+        now = time.monotonic()
+        if now - last[0] < 0.5 and done < total:
+            return
+        last[0] = now
+        width = 30
+        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
+        eta = (elapsed / frac - elapsed) if frac > 0.001 and elapsed > 0 else None
+        eta_s = "--:--" if eta is None else f"{int(eta) // 60:02d}:{int(eta) % 60:02d}"
+        out.write(
+            f"\ranalyse [{bar}] {frac * 100:5.1f}%  {done}/{total} stretches  "
+            f"elapsed {int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}  ETA {eta_s} "
+        )
+        if done >= total:
+            out.write("\n")
+        out.flush()
+
+    return show

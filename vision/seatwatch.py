@@ -1,0 +1,195 @@
+"""Per-seat watchers: from consecutive frames to timed ``hand_down``, ``hand_up`` and ``shot_raise``.
+
+Timing comes from cheap pixel motion, shape and ownership from the landmarker:
+
+* Every frame, each watched zone's pixels are compared with the previous frame's (grey, blurred). A
+  zone is *active* while enough of its pixels change.
+* When activity stops (``SETTLE_FRAMES`` quiet frames), the last frame that changed is the first frame
+  of the new still picture. The landmarker looks at the zone then (the picture has not changed since,
+  so the current frame will do): a hand that arrived gives ``hand_down`` at that first still frame; a
+  hand that is gone gives ``hand_up`` at the first frame where it moved.
+* A raise zone (night shots) runs the landmarker on every active frame and reports ``shot_raise`` at
+  the frame where the hand is highest (the first such frame if it holds there).
+
+The landmarker therefore runs a handful of times per hand movement, not on every frame of every seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+from vision.handfinder import HandFinder, HandSeen
+
+PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
+ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
+ACTIVE_MIN_PX = 12
+SETTLE_FRAMES = 2
+TOP_TOLERANCE_PX = 1.0
+
+
+@dataclass(frozen=True)
+class Observation:
+    """What a watcher reports: an event kind at a frame time, with its evidence."""
+
+    kind: str  # hand_down, hand_up, shot_raise, unknown_object
+    seat: int  # the owner of the hand (may differ from the zone's seat)
+    zone_seat: int
+    t: int
+    conf: float
+    gesture: str = "other"
+    box: tuple[float, float, float, float] | None = None
+
+
+@dataclass
+class _ZoneState:
+    resting: HandSeen | None = None  # the hand resting in the zone, if any
+    resting_known: bool = False  # False until the zone was first looked at
+    active_since: int | None = None  # t of the first changed frame of the current activity
+    last_change: int | None = None  # t of the last changed frame
+    quiet: int = 0
+    trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
+
+
+class ZoneWatcher:
+    """One zone of one seat (``table_zone`` or ``raise_zone``)."""
+
+    def __init__(self, finder: HandFinder, seat: int, zone: str, frame_shape: tuple[int, ...]) -> None:
+        self.finder = finder
+        self.seat = seat
+        self.zone = zone
+        poly = finder.polygon(seat, zone)
+        h, w = frame_shape[:2]
+        x0 = int(max(0, np.floor(poly[:, 0].min())))
+        y0 = int(max(0, np.floor(poly[:, 1].min())))
+        x1 = int(min(w, np.ceil(poly[:, 0].max()) + 1))
+        y1 = int(min(h, np.ceil(poly[:, 1].max()) + 1))
+        self.rect = (x0, y0, x1, y1)
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(poly - [x0, y0]).astype(np.int32)], 1)
+        self.mask = mask.astype(bool)
+        area = int(self.mask.sum())
+        self.active_px = max(ACTIVE_MIN_PX, int(ACTIVE_SHARE * area))
+        self._prev: npt.NDArray[np.uint8] | None = None
+        self.state = _ZoneState()
+        self.motion_trace: list[tuple[int, int]] = []  # (t, changed pixels), for diagnostics
+
+    def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        x0, y0, x1, y1 = self.rect
+        g = cv2.cvtColor(np.ascontiguousarray(frame[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
+        out: npt.NDArray[np.uint8] = cv2.GaussianBlur(g, (3, 3), 0)
+        return out
+
+    def changed_pixels(self, grey: npt.NDArray[np.uint8]) -> int:
+        if self._prev is None:
+            return 0
+        diff = cv2.absdiff(grey, self._prev)
+        return int(np.count_nonzero((diff > PIXEL_DELTA) & self.mask))
+
+    def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        grey = self._grey(frame)
+        changed = self.changed_pixels(grey)
+        first = self._prev is None
+        self._prev = grey
+        st = self.state
+        out: list[Observation] = []
+        if first and self.zone == "table_zone":
+            # What already rests in the zone when the stretch starts is not a new arrival.
+            st.resting = self._best(frame)
+            st.resting_known = True
+        if changed >= self.active_px:
+            if st.active_since is None:
+                st.active_since = t
+            st.last_change = t
+            st.quiet = 0
+            if self.zone == "raise_zone":
+                seen = self._best(frame)
+                if seen is not None:
+                    st.trail.append((t, seen))
+            return out
+        if st.active_since is None:
+            return out
+        st.quiet += 1
+        if st.quiet < SETTLE_FRAMES:
+            return out
+        out.extend(self._settle(frame, t))
+        return out
+
+    def _best(self, frame: npt.NDArray[np.uint8]) -> HandSeen | None:
+        hands = self.finder.find(frame, self.seat, self.zone)
+        return hands[0] if hands else None
+
+    def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        st = self.state
+        assert st.active_since is not None and st.last_change is not None
+        started, still_from = st.active_since, st.last_change
+        st.active_since = None
+        st.quiet = 0
+        now = self._best(frame)
+        if self.zone == "raise_zone":
+            return self._settle_raise(now, still_from)
+        out: list[Observation] = []
+        before = st.resting
+        if before is not None and now is None:
+            out.append(Observation("hand_up", before.owner, self.seat, started, before.conf))
+        elif before is None and now is not None:
+            out.append(self._down(now, still_from))
+        elif before is not None and now is not None and _moved(before, now):
+            out.append(Observation("hand_up", before.owner, self.seat, started, before.conf))
+            out.append(self._down(now, still_from))
+        st.resting = now
+        st.resting_known = True
+        return out
+
+    def _down(self, hand: HandSeen, t: int) -> Observation:
+        return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
+
+    def _settle_raise(self, now: HandSeen | None, still_from: int) -> list[Observation]:
+        st = self.state
+        trail = st.trail
+        if now is not None:
+            trail.append((still_from, now))
+        st.trail = []
+        if not trail:
+            return []
+        top = min(h.top_y for _, h in trail)
+        t_peak, peak = next((t, h) for t, h in trail if h.top_y <= top + TOP_TOLERANCE_PX)
+        if now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
+            # The hand holds at the top: the peak is where it came to rest.
+            t_peak, peak = still_from, now
+        return [Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)]
+
+
+def _moved(a: HandSeen, b: HandSeen) -> bool:
+    """Two sightings of a resting hand differ enough to be a new placement."""
+    size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
+    dx, dy = b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]
+    return bool(np.hypot(dx, dy) > 0.5 * size or a.owner != b.owner)
+
+
+class TableWatch:
+    """All seats' zones of one kind over consecutive frames of one stretch."""
+
+    def __init__(
+        self,
+        finder: HandFinder,
+        zones: str | tuple[str, ...],
+        frame_shape: tuple[int, ...],
+        seats: tuple[int, ...] | None = None,
+    ) -> None:
+        names = (zones,) if isinstance(zones, str) else zones
+        seats = seats if seats is not None else finder.layout.seat_numbers
+        self.watchers = [ZoneWatcher(finder, s, z, frame_shape) for z in names for s in seats]
+
+    def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        out: list[Observation] = []
+        for w in self.watchers:
+            out.extend(w.feed(frame, t))
+        return out
+
+
+FrameSource = Callable[[], "tuple[npt.NDArray[np.uint8], int] | None"]
