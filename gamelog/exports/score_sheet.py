@@ -43,23 +43,25 @@ def export_score_sheet(
     lang: str = "ru",
     scoring: Scoring = DEFAULT_SCORING,
     chain_head: str | None = None,
-    chain_note: str = "",
+    chain_status: str = "none",
+    chain_detail: str = "",
 ) -> str:
     """The score sheet of one game as an HTML document (a string ending in a newline).
 
-    ``state`` is the referee's JSON state; ``chain_head`` the hex head of the bundle's hash chain, and
-    ``chain_note`` what to print beside it (not sealed yet, or why the chain does not verify); without a
-    head the sheet prints the note, or says that the bundle is not sealed. A game without a ``roles``
+    ``state`` is the referee's JSON state; ``chain_head`` the hex head of the bundle's hash chain and
+    ``chain_status`` what :func:`gamelog.manifest.verify` said: ``sealed``, ``unsealed`` (the head covers
+    the event log only), ``unchained`` (a log never chained: no head), ``broken`` (no head;
+    ``chain_detail`` says why) or ``none`` (not checked). A game without a ``roles``
     event still prints, with the role column, the points and the check answers left blank and a note
     saying why.
     """
     if lang not in LANGS:
         raise ExportError(f"unknown language {lang!r} (one of {', '.join(LANGS)})")
     facts = gather(game, events, state, scoring=scoring)
-    return render(facts, lang=lang, chain_head=chain_head, chain_note=chain_note)
+    return render(facts, lang=lang, chain=(chain_head, chain_status, chain_detail))
 
 
-def render(facts: GameFacts, *, lang: str, chain_head: str | None, chain_note: str = "") -> str:
+def render(facts: GameFacts, *, lang: str, chain: tuple[str | None, str, str] = (None, "none", "")) -> str:
     lab = LABELS[lang]
     parts = [
         "<!DOCTYPE html>",
@@ -77,7 +79,7 @@ def render(facts: GameFacts, *, lang: str, chain_head: str | None, chain_note: s
     if not facts.roles_known:
         parts.append(f'<p class="note" id="roles-unknown">{_e(lab["roles_unknown"])}</p>')
     parts += [_days(facts, lab), _nights(facts, lab), _result(facts, lab), _protest(lab)]
-    parts.append(_chain(chain_head, chain_note, lab))
+    parts.append(_chain(*chain, lab))
     parts += ["</body>", "</html>", ""]
     return "\n".join(parts)
 
@@ -317,14 +319,20 @@ def _protest(lab: Mapping[str, str]) -> str:
     )
 
 
-def _chain(chain_head: str | None, chain_note: str, lab: Mapping[str, str]) -> str:
-    if chain_head:
-        value = f'<span class="chain">{_e(chain_head)}</span>'
-        if chain_note:
-            value += f" ({_e(chain_note)})"
+CHAIN_STATUSES = ("sealed", "unsealed", "unchained", "broken", "none")
+
+
+def _chain(head: str | None, status: str, detail: str, lab: Mapping[str, str]) -> str:
+    if status not in CHAIN_STATUSES:
+        raise ExportError(f"unknown chain status {status!r} (one of {', '.join(CHAIN_STATUSES)})")
+    if status in ("unchained", "broken"):
+        head = None
+    note = "" if status == "sealed" else lab[f"chain.{status}"]
+    if head:
+        value = f'<span class="chain">{_e(head)}</span>' + (f" ({_e(note)})" if note else "")
     else:
-        value = f"<b>{_e(chain_note or lab['chain_none'])}</b>"
+        value = f"<b>{_e(note or lab['chain.none'])}</b>" + (f" ({_e(detail)})" if detail else "")
     return (
-        f'<p class="footer" id="chain-head" data-head="{_e(chain_head or "")}">'
+        f'<p class="footer" id="chain-head" data-head="{_e(head or "")}" data-status="{status}">'
         f"<b>{_e(lab['chain_head'])}:</b> {value}<br>{_e(lab['footer'])}</p>"
     )

@@ -83,7 +83,11 @@ LABELS: dict[str, dict[str, str]] = {
         "judge_signature": "Подпись судьи",
         "host_signature": "Подпись ведущего",
         "chain_head": "Голова хэш-цепочки архива",
-        "chain_none": "не запечатан (нет манифеста)",
+        "chain.none": "не запечатан (нет манифеста)",
+        "chain.unsealed": "архив ещё не запечатан: голова закрепляет журнал событий",
+        "chain.unchained": "журнал событий не сцеплен хэшами (введён вручную?) — выполните "
+        "«mafiacam verify --seal» и распечатайте лист заново",
+        "chain.broken": "ЦЕПОЧКА НЕ СХОДИТСЯ — этот лист не закрепляет архив",
         "scoring": "Баллы по таблице «{name}»: победа красных {red_win}, победа чёрных {black_win}, "
         "поражение {loss}",
         "scoring_dq": ", дисквалификация {dq}",
@@ -168,7 +172,11 @@ LABELS: dict[str, dict[str, str]] = {
         "judge_signature": "Judge's signature",
         "host_signature": "Host's signature",
         "chain_head": "Archive hash-chain head",
-        "chain_none": "not sealed (no manifest)",
+        "chain.none": "not sealed (no manifest)",
+        "chain.unsealed": "the archive is not sealed yet: the head anchors the event log",
+        "chain.unchained": "the event log is not hash-chained (entered by hand?) — run "
+        "“mafiacam verify --seal” and print the sheet again",
+        "chain.broken": "THE HASH CHAIN DOES NOT VERIFY — this sheet does not anchor the archive",
         "scoring": "Points by the “{name}” table: red win {red_win}, black win {black_win}, loss {loss}",
         "scoring_dq": ", disqualification {dq}",
         "footer": "mafiacam · the digital game archive is anchored by the hash above",

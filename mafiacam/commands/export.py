@@ -3,8 +3,8 @@
 Loads the bundle, runs the referee over its events, and prints the score sheet (HTML, one A4 page) or
 the mafiaratings.com game JSON to stdout, or writes it to ``--out`` (atomically: a failed export never
 leaves half a file, and never touches the bundle). The sheet carries the head of the bundle's hash
-chain; when the chain does not verify, the sheet says so in place of the head and a warning goes to
-stderr.
+chain; when the chain does not verify (or a hand-entered log was never chained), the sheet says so in
+place of the head and a warning goes to stderr.
 """
 
 from __future__ import annotations
@@ -56,16 +56,20 @@ def _write(out: str, text: str) -> None:
         raise
 
 
-def _chain(bundle: Path) -> tuple[str | None, str]:
-    """The bundle's hash-chain head and a note for the sheet; no head when the chain does not verify."""
-    from gamelog.manifest import verify
+def _chain(bundle: Path) -> tuple[str | None, str, str]:
+    """The bundle's hash-chain head, its status for the sheet, and why it does not verify."""
+    from gamelog.manifest import check_events, verify
 
     report = verify(bundle)
-    if not report.ok:
-        for problem in report.problems:
-            print(f"mafiacam export: warning: {bundle}: {problem}", file=sys.stderr)
-        return None, "hash chain does not verify: " + "; ".join(report.problems[:2])
-    return report.head, "" if report.sealed else "not sealed yet"
+    if report.ok:
+        return report.head, "sealed" if report.sealed else "unsealed", ""
+    unchained = set(check_events(bundle).unchained)
+    fatal = [m for m in report.problems if m not in unchained]
+    for problem in fatal or report.problems:
+        print(f"mafiacam export: warning: {bundle}: {problem}", file=sys.stderr)
+    if not fatal:
+        return None, "unchained", ""
+    return None, "broken", "; ".join(fatal[:2])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -87,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     state = referee_bundle(bundle).to_json()
     try:
         if args.format == "sheet":
-            head, note = _chain(path)
+            head, status, detail = _chain(path)
             text = export_score_sheet(
                 bundle.game,
                 bundle.events,
@@ -95,7 +99,8 @@ def run(args: argparse.Namespace) -> int:
                 lang=args.lang,
                 scoring=parse_scoring(args.scoring),
                 chain_head=head,
-                chain_note=note,
+                chain_status=status,
+                chain_detail=detail,
             )
         else:
             record = export_mafiaratings(

@@ -37,7 +37,7 @@ def test_sheet_of_sealed_bundle_prints_the_verified_head(
     out = tmp_path / "sheet.html"
     assert cli.main(["export", str(bundle), "--format", "sheet", "--lang", "en", "--out", str(out)]) == 0
     doc = out.read_text(encoding="utf-8")
-    assert f'data-head="{head}"' in doc and "Game record" in doc
+    assert f'data-head="{head}" data-status="sealed"' in doc and "Game record" in doc
     assert capsys.readouterr().out == ""
     assert {p.name: p.read_bytes() for p in bundle.iterdir()} == before  # export never touches the bundle
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".sheet")] == []  # no temp file left
@@ -49,14 +49,15 @@ def test_sheet_of_tampered_bundle_says_so(bundle: Path, capsys: pytest.CaptureFi
     log.write_text(log.read_text(encoding="utf-8").replace('"target": 9', '"target": 3'), encoding="utf-8")
     assert cli.main(["export", str(bundle)]) == 0
     out, err = capsys.readouterr()
-    assert 'data-head=""' in out and "hash chain does not verify" in out
+    assert 'data-head=""' in out and 'data-status="broken"' in out
     assert "warning" in err and "events.jsonl" in err
 
 
 def test_unsealed_hand_entered_bundle_is_marked(bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
     assert cli.main(["export", str(bundle), "--lang", "ru"]) == 0
     out = capsys.readouterr().out
-    assert "Протокол игры" in out and "does not verify" in out  # a log never chained is not anchored
+    assert "Протокол игры" in out and 'data-status="unchained"' in out  # never chained: nothing anchored
+    assert "mafiacam verify --seal" in out
 
 
 def test_bundle_without_roles_fails_for_mafiaratings_with_its_path(

@@ -239,14 +239,29 @@ def test_voided_check_is_left_out() -> None:
     assert night1[4] == "3 → black"
 
 
-def test_chain_head_or_note() -> None:
+@pytest.mark.parametrize(
+    ("status", "head_shown", "words"),
+    [
+        ("sealed", True, ""),
+        ("unsealed", True, "not sealed yet"),
+        ("unchained", False, "not hash-chained"),
+        ("broken", False, "DOES NOT VERIFY"),
+        ("none", True, ""),
+    ],
+)
+def test_chain_head_and_status(status: str, head_shown: bool, words: str) -> None:
     head = "0123456789abcdef" * 4
-    cells = parse(long_sheet(chain_head=head, chain_note="not sealed yet", lang="en"))
-    assert head in cells.by_id["chain-head"] and "not sealed yet" in cells.by_id["chain-head"]
-    cells = parse(long_sheet(chain_head=None, chain_note="hash chain does not verify: x", lang="en"))
-    assert "does not verify" in cells.by_id["chain-head"]
-    assert not re.search(r"[0-9a-f]{64}", cells.by_id["chain-head"])
-    assert "not sealed" in parse(long_sheet(lang="en")).by_id["chain-head"]
+    cells = parse(long_sheet(chain_head=head, chain_status=status, chain_detail="line 3 changed", lang="en"))
+    text = cells.by_id["chain-head"]
+    assert (head in text) == head_shown
+    assert words in text
+    assert ("line 3 changed" in text) == (not head_shown)
+
+
+def test_chain_without_head_or_with_unknown_status() -> None:
+    assert "not sealed (no manifest)" in parse(long_sheet(lang="en")).by_id["chain-head"]
+    with pytest.raises(ExportError, match="chain status"):
+        long_sheet(chain_head="ab", chain_status="fine")
 
 
 def test_page_is_a4_and_self_contained() -> None:
