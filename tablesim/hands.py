@@ -55,7 +55,8 @@ class HandSprite:
     """A rendered hand ready to composite.
 
     rgba: (H, W, 4) uint8, straight (non-premultiplied) alpha, RGB order.
-    joints: (21, 2) float32 sprite pixel coordinates of the joints (x right, y down; pixel centres at integers).
+    joints: (21, 2) float32 sprite pixel coordinates of the joints (x right, y down; pixel centres at
+        integers).
     depth: (21,) float32 camera-space z of each joint minus the wrist's, in pixels (+ = farther away).
     wrist: (2,) float32 sprite px of the wrist joint.
     elbow: (2,) float32 sprite px of the centre of the forearm's cut end (where the arm leaves the sprite).
@@ -69,7 +70,9 @@ class HandSprite:
 
     def __post_init__(self) -> None:
         if self.rgba.ndim != 3 or self.rgba.shape[2] != 4 or self.rgba.dtype != np.uint8:
-            raise ValueError(f"HandSprite.rgba must be (H, W, 4) uint8, got {self.rgba.shape} {self.rgba.dtype}")
+            raise ValueError(
+                f"HandSprite.rgba must be (H, W, 4) uint8, got {self.rgba.shape} {self.rgba.dtype}"
+            )
         for name, shape in (("joints", (21, 2)), ("depth", (21,)), ("wrist", (2,)), ("elbow", (2,))):
             arr = getattr(self, name)
             if arr.shape != shape or arr.dtype != np.float32:
@@ -78,15 +81,16 @@ class HandSprite:
 
 # Radii (hand units) at the four joints of each finger chain: base, middle, distal joint, tip.
 _RADII = {
-    "thumb": (0.066, 0.056, 0.050, 0.045),
-    "index": (0.050, 0.044, 0.039, 0.035),
-    "middle": (0.052, 0.045, 0.040, 0.036),
-    "ring": (0.048, 0.042, 0.038, 0.034),
-    "pinky": (0.042, 0.037, 0.034, 0.030),
+    "thumb": (0.068, 0.058, 0.052, 0.046),
+    "index": (0.053, 0.046, 0.041, 0.037),
+    "middle": (0.055, 0.047, 0.042, 0.038),
+    "ring": (0.051, 0.044, 0.040, 0.036),
+    "pinky": (0.045, 0.039, 0.036, 0.032),
 }
 # Palm outline (right hand, counter-clockwise in the hand frame's xy plane).
 _PALM_POLY = np.array(
-    [(-0.135, 0.0), (0.125, 0.0), (0.145, 0.44), (0.10, 0.505), (-0.17, 0.46), (-0.215, 0.405)]
+    [(-0.145, 0.0), (0.135, 0.0), (0.165, 0.44), (0.115, 0.51), (-0.19, 0.465), (-0.245, 0.405)],
+    dtype=np.float32,
 )
 _PALM_HALF_THICK = 0.062
 _PALM_ROUND = 0.045
@@ -130,9 +134,14 @@ def _build_scene(model: HandModel, forearm_len: float) -> _Scene:
     cmc, thumb_mcp = j[1], j[2]
     palm_caps = [
         # thenar eminence: from the carpus toward the thumb's MCP, on the palmar side
-        (np.array([0.03, 0.07, 0.035]), 0.62 * thumb_mcp + 0.38 * cmc + np.array([0.0, 0.0, 0.01]), 0.062, 0.05),
+        (
+            np.array([0.03, 0.07, 0.035]),
+            0.62 * thumb_mcp + 0.38 * cmc + np.array([0.0, 0.0, 0.01]),
+            0.062,
+            0.05,
+        ),
         # hypothenar eminence along the little-finger edge
-        (np.array([-0.11, 0.07, 0.02]), np.array([-0.16, 0.35, 0.015]), 0.055, 0.048),
+        (np.array([-0.12, 0.07, 0.02]), np.array([-0.18, 0.35, 0.015]), 0.058, 0.05),
         # metacarpal heads (knuckles)
         (j[5], j[17], 0.05, 0.044),
     ]
@@ -163,7 +172,8 @@ def _fields(scene: _Scene, p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     palm = sdf.rounded_slab(p, _PALM_POLY, _PALM_HALF_THICK, _PALM_ROUND)
     for m in np.flatnonzero(scene.finger == 0):
         palm = sdf.smin(palm, caps[:, m], 0.035)
-    arm = sdf.elliptic_cone(p, 0.02, -scene.forearm_len, _FOREARM_R[0], _FOREARM_R[1], _FOREARM_SQUASH)
+    # The forearm stops just short of the sleeve's cut end, so the cut shows cloth, not skin.
+    arm = sdf.elliptic_cone(p, 0.02, 0.03 - scene.forearm_len, _FOREARM_R[0], _FOREARM_R[1], _FOREARM_SQUASH)
     palm = sdf.smin(palm, arm, _K_ARM)
     skin = sdf.smin(palm, fingers, _K_PALM)
     sleeve = sdf.elliptic_cone(
@@ -175,6 +185,24 @@ def _fields(scene: _Scene, p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
         _FOREARM_SQUASH * 0.9,
     )
     return skin, sleeve, caps
+
+
+def _may_hit(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margin: float) -> np.ndarray:
+    """(N,) bool: rays (shared direction) that come within ``margin`` of a bounding capsule of the hand."""
+    arm_r = _FOREARM_R[1] + _SLEEVE_EXTRA + 0.01
+    a = np.concatenate([scene.a, [[0.0, 0.1, 0.0], [0.0, 0.05, 0.0]]]).astype(np.float32)
+    b = np.concatenate([scene.b, [[-0.03, 0.4, 0.0], [0.0, -scene.forearm_len, 0.0]]]).astype(np.float32)
+    r = np.concatenate([np.maximum(scene.r1, scene.r2), [0.265, arm_r]]).astype(np.float32)
+    r = r + (_K_PALM + margin)
+
+    def flat(v: np.ndarray) -> np.ndarray:
+        return np.asarray(v - (v @ direction)[:, None] * direction[None, :], dtype=np.float32)
+
+    out = np.zeros(len(origins), dtype=bool)
+    for start in range(0, len(origins), 65536):
+        d = sdf.tapered_capsules(flat(origins[start : start + 65536]), flat(a), flat(b), r, r)
+        out[start : start + 65536] = np.min(d, axis=1) < 0
+    return out
 
 
 def _distance(scene: _Scene, p: np.ndarray) -> np.ndarray:
@@ -222,7 +250,11 @@ def render_hand(
     pts = np.concatenate([scene.a, scene.b])
     rad = np.concatenate([scene.r1, scene.r2])
     arm_r = _FOREARM_R[1] + _SLEEVE_EXTRA
-    ring = [(arm_r * np.cos(t), -y, arm_r * np.sin(t)) for y in (0.0, forearm_len) for t in np.linspace(0, 6.3, 12)]
+    ring = [
+        (arm_r * np.cos(t), -y, arm_r * np.sin(t))
+        for y in (0.0, forearm_len)
+        for t in np.linspace(0, 6.3, 12)
+    ]
     pts = np.concatenate([pts, np.array(ring), _PALM_POLY_3D])
     rad = np.concatenate([rad, np.full(len(ring), 0.01), np.full(len(_PALM_POLY_3D), _PALM_HALF_THICK)])
     cam = (pts @ to_cam.T) * s
@@ -241,11 +273,12 @@ def render_hand(
     direction = (to_model @ np.array([0.0, 0.0, 1.0])).astype(np.float32)
     t_max = float(hi[2] - lo[2]) / s
 
-    # Sphere tracing with compaction of the live rays.
+    # Sphere tracing with compaction of the live rays; rays that pass wide of every bounding capsule
+    # (measured in the plane across the rays) are background from the start.
     eps = 0.35 / (s * ss)
     t = np.zeros(n_rays, dtype=np.float32)
     hit = np.zeros(n_rays, dtype=bool)
-    live = np.arange(n_rays)
+    live = np.flatnonzero(_may_hit(scene, origins, direction, 1.5 / s))
     for _ in range(96):
         if live.size == 0:
             break
@@ -364,7 +397,9 @@ class SpriteCache:
         q = round(angle / self.angle_step) * self.angle_step
         return float(q % 360.0) if wrap else float(q)
 
-    def key(self, pose: str, look: HandLook, yaw: float, pitch: float, roll: float, hand_len_px: float) -> tuple:
+    def key(
+        self, pose: str, look: HandLook, yaw: float, pitch: float, roll: float, hand_len_px: float
+    ) -> tuple:
         return (
             pose,
             look,
@@ -374,7 +409,9 @@ class SpriteCache:
             max(4, round(hand_len_px)),
         )
 
-    def get(self, pose: str, look: HandLook, yaw: float, pitch: float, roll: float, hand_len_px: float) -> HandSprite:
+    def get(
+        self, pose: str, look: HandLook, yaw: float, pitch: float, roll: float, hand_len_px: float
+    ) -> HandSprite:
         key = self.key(pose, look, yaw, pitch, roll, hand_len_px)
         with self._lock:
             sprite = self._items.get(key)

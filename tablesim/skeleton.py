@@ -29,28 +29,24 @@ import numpy as np
 POSES = ("relaxed", "thumb_up", "gun", "palm", "flat", "point", "fist")
 
 FINGERS = ("thumb", "index", "middle", "ring", "pinky")
-JOINT_NAMES: tuple[str, ...] = ("wrist",) + tuple(
-    f"{finger}_{part}"
-    for finger, parts in zip(
-        FINGERS,
-        [("cmc", "mcp", "ip", "tip")] + [("mcp", "pip", "dip", "tip")] * 4,
-        strict=True,
-    )
-    for part in parts
+_PARTS = [("cmc", "mcp", "ip", "tip")] + [("mcp", "pip", "dip", "tip")] * 4
+JOINT_NAMES: tuple[str, ...] = (
+    "wrist",
+    *(f"{finger}_{part}" for finger, parts in zip(FINGERS, _PARTS, strict=True) for part in parts),
 )
 # First joint index of each finger's chain of four joints.
 CHAIN_START = {"thumb": 1, "index": 5, "middle": 9, "ring": 13, "pinky": 17}
 
 # MCP joint centres (x, y, z) in the hand frame, hand_len = 1.
 _MCP = {
-    "index": (0.095, 0.470, 0.0),
+    "index": (0.105, 0.470, 0.0),
     "middle": (0.0, 0.480, 0.0),
-    "ring": (-0.088, 0.457, 0.0),
-    "pinky": (-0.168, 0.418, 0.0),
+    "ring": (-0.097, 0.458, 0.0),
+    "pinky": (-0.184, 0.418, 0.0),
 }
 _FINGER_LEN = {"index": 0.462, "middle": 0.520, "ring": 0.489, "pinky": 0.385}
 _PHALANX_RATIO = (0.47, 0.29, 0.24)
-_THUMB_CMC = (0.105, 0.115, 0.035)
+_THUMB_CMC = (0.115, 0.115, 0.035)
 _THUMB_LEN = (0.215, 0.160, 0.135)  # metacarpal, proximal phalanx, distal phalanx + pad
 
 # Per pose: spread (deg, + toward the thumb) and flexion (MCP, PIP, DIP; deg, + toward the palm) per finger.
@@ -64,7 +60,7 @@ _CURLED: dict[str, _Flex] = {
 _SPREAD: dict[str, dict[str, float]] = {
     "relaxed": {"index": 5.0, "middle": 0.0, "ring": -5.0, "pinky": -10.0},
     "palm": {"index": 13.0, "middle": 2.0, "ring": -9.0, "pinky": -21.0},
-    "flat": {"index": 1.0, "middle": 0.0, "ring": -1.5, "pinky": -3.5},
+    "flat": {"index": -2.0, "middle": 0.0, "ring": 2.0, "pinky": 3.0},
     "curled": {"index": 2.0, "middle": 0.0, "ring": -3.0, "pinky": -6.0},
 }
 _FLEX: dict[str, dict[str, _Flex]] = {
@@ -215,3 +211,42 @@ def rotation(yaw: float, pitch: float, roll: float) -> np.ndarray:
     Positive pitch moves the fingertips away from the camera; positive roll turns clockwise on screen.
     """
     return _rz(np.radians(roll)) @ _rx(-np.radians(pitch)) @ _ry(np.radians(yaw)) @ _NEUTRAL
+
+
+def angles_from_rotation(rot: np.ndarray) -> tuple[float, float, float]:
+    """(yaw, pitch, roll) in degrees with ``rotation(yaw, pitch, roll) == rot``; pitch in [-90, 90].
+
+    Lets a scene build an orientation as a matrix (e.g. a hand lying on a table seen by an elevated camera)
+    and still use the angle-keyed ``SpriteCache``.
+    """
+    q = np.asarray(rot, dtype=np.float64) @ _NEUTRAL.T
+    pitch = np.degrees(np.arcsin(np.clip(-q[2, 1], -1.0, 1.0)))
+    yaw = np.degrees(np.arctan2(-q[2, 0], q[2, 2]))
+    roll = np.degrees(np.arctan2(-q[0, 1], q[1, 1]))
+    return float(yaw), float(pitch), float(roll)
+
+
+def hand_in_world(
+    distal: np.ndarray | tuple[float, float, float], palmar: np.ndarray | tuple[float, float, float]
+) -> np.ndarray:
+    """(3, 3) hand frame → world frame matrix for a hand whose fingers point along ``distal`` and whose palm
+    faces ``palmar`` (world vectors; ``palmar`` is made orthogonal to ``distal``). Right-hand convention: the
+    thumb side is distal × palmar; a left hand uses the same matrix (its geometry is mirrored)."""
+    y = np.asarray(distal, dtype=np.float64)
+    y = y / np.linalg.norm(y)
+    z = np.asarray(palmar, dtype=np.float64)
+    z = z - y * float(z @ y)
+    norm = np.linalg.norm(z)
+    if norm < 1e-9:
+        raise ValueError("palmar direction must not be parallel to the distal direction")
+    z = z / norm
+    return np.stack([np.cross(y, z), y, z], axis=1)
+
+
+def camera_from_world(elevation: float) -> np.ndarray:
+    """(3, 3) world → camera matrix for a camera looking horizontally along world +Y, tilted down by
+    ``elevation`` degrees. World: X right, Y away from the camera along the table, Z up."""
+    e = np.radians(elevation)
+    x = np.array([1.0, 0.0, 0.0])
+    z = np.array([0.0, np.cos(e), -np.sin(e)])
+    return np.stack([x, np.cross(z, x), z], axis=0)

@@ -1,0 +1,373 @@
+"""Do MediaPipe's hand landmarks land on tablesim's rendered hands? Detection rate and landmark error.
+
+Each case renders one hand (pose, skin tone, sleeve, left/right, an orientation an elevated tournament camera
+sees, a hand length in pixels), composites it at life size on a plausible background patch (table wood or
+cloth, a player's clothes, noise), optionally blurs and JPEG-compresses it like a video frame, then crops a
+padded square around the hand, upscales it to 256 px as a per-seat crop would be, and runs the real MediaPipe
+hand landmarker (IMAGE mode) on it. Error = mean distance of the 21 landmarks to the rendered joints, divided
+by the palm length (wrist → middle MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size.
+
+    .venv/bin/python bench/bench_hand_detection.py --per-cell 3 --json /tmp/hands.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections import defaultdict
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, render_hand
+from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints
+
+SIZES = (30, 40, 50, 60, 90, 120)
+CROP_OUT = 256
+PALM_RATIO = float(np.linalg.norm(hand_joints("flat")[9] - hand_joints("flat")[0]))
+# Where each pose is seen: on the table (lying or on the little-finger side) or raised in the air.
+VIEWS = {
+    "relaxed": ("table_down", "raised"),
+    "thumb_up": ("table_side",),
+    "gun": ("raised",),
+    "palm": ("table_down", "raised"),
+    "flat": ("table_down",),
+    "point": ("table_down", "raised"),
+    "fist": ("table_down", "table_side"),
+}
+BACKGROUNDS = ("wood", "green_cloth", "dark_clothes", "grey_noise")
+
+
+@dataclass(frozen=True)
+class Case:
+    pose: str
+    size: int
+    view: str
+    elevation: float
+    heading: float
+    tilt: float
+    skin: int
+    sleeve: int
+    left: bool
+    background: str
+    blur: float
+
+
+@dataclass(frozen=True)
+class Outcome:
+    case: Case
+    detected: bool
+    err_mean: float  # normalised by palm length; nan if not detected
+    err_p90: float
+
+
+def orientation(case: Case) -> np.ndarray:
+    """Hand frame → camera frame for the case's view."""
+    h = math.radians(case.heading)
+    t = math.radians(case.tilt)
+    along = np.array([math.sin(h), math.cos(h), 0.0])  # a horizontal direction on the table
+    up = np.array([0.0, 0.0, 1.0])
+    if case.view == "table_down":  # palm on the table, fingers along `along`, a little lifted by tilt
+        distal = along * math.cos(t) + up * math.sin(t)
+        world = hand_in_world(distal, -up)
+    elif case.view == "table_side":  # resting on the little-finger side, thumb up
+        side = np.cross(up, along) * (-1.0 if case.left else 1.0)  # a left hand's thumb is on its -x side
+        world = hand_in_world(along, side * math.cos(t) + up * math.sin(t))
+    else:  # raised: fingers up, palm toward `along` (the camera sees it when along points at it)
+        distal = up * math.cos(t) + along * math.sin(t)
+        world = hand_in_world(distal, along)
+    return camera_from_world(case.elevation) @ world
+
+
+def background(kind: str, h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    if kind == "wood":
+        base = np.array([150, 105, 65], np.float32) * rng.uniform(0.8, 1.15)
+        grain = 0.08 * np.sin(xx * rng.uniform(0.05, 0.2) + 3 * np.sin(yy * 0.02))[..., None]
+        img = base * (1 + grain)
+    elif kind == "green_cloth":
+        img = np.array([40, 100, 60], np.float32) * rng.uniform(0.8, 1.2) * np.ones((h, w, 1), np.float32)
+    elif kind == "dark_clothes":
+        img = np.array(rng.uniform(20, 70, 3), np.float32) * np.ones((h, w, 1), np.float32)
+        img[: h // 3] = np.array([150, 105, 65], np.float32)  # table edge above
+    else:
+        img = np.full((h, w, 3), rng.uniform(80, 170), np.float32)
+    img = img * (1 + 0.15 * (yy / h - 0.5))[..., None]
+    img += rng.normal(0, 6, img.shape).astype(np.float32)
+    return img
+
+
+def composite(sprite: HandSprite, bg: np.ndarray, x0: int, y0: int) -> np.ndarray:
+    out = bg.copy()
+    h, w = sprite.rgba.shape[:2]
+    a = sprite.rgba[..., 3:4].astype(np.float32) / 255.0
+    region = out[y0 : y0 + h, x0 : x0 + w]
+    region[:] = sprite.rgba[..., :3].astype(np.float32) * a + region * (1 - a)
+    return out
+
+
+def frame_for(case: Case, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """A life-size frame patch with the hand in it, and the hand's 21 true joints in that patch (px)."""
+    look = HandLook(SKIN_TONES[case.skin], SLEEVE_COLOURS[case.sleeve], left=case.left)
+    sprite = render_hand(
+        case.pose, look, orientation(case), float(case.size), seed=int(rng.integers(1 << 30))
+    )
+    sh, sw = sprite.rgba.shape[:2]
+    margin = 2 * case.size
+    bg = background(case.background, sh + 2 * margin, sw + 2 * margin, rng)
+    img = composite(sprite, bg, margin, margin)
+    if case.blur > 0:
+        img = cv2.GaussianBlur(img, (0, 0), case.blur)
+    img8 = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+    ok, enc = cv2.imencode(".jpg", img8[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
+    assert ok
+    img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
+    return img8, sprite.joints + margin
+
+
+def hand_crop(img: np.ndarray, joints: np.ndarray, size: int) -> tuple[np.ndarray, float, float, float]:
+    """A square crop around the hand, padded to 2.2 hand lengths, upscaled to CROP_OUT px.
+
+    Returns (crop, x0, y0, scale) with frame = crop / scale + (x0, y0).
+    """
+    cx, cy = (joints.min(axis=0) + joints.max(axis=0)) / 2
+    side = 2.2 * size
+    x0, y0 = cx - side / 2, cy - side / 2
+    scale = CROP_OUT / side
+    m = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]], np.float32)
+    crop = cv2.warpAffine(
+        img, m, (CROP_OUT, CROP_OUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
+    )
+    return crop, x0, y0, scale
+
+
+def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) -> list[Case]:
+    rng = np.random.default_rng(seed)
+    cases = []
+    for size in sizes:
+        for pose in POSES:
+            for i in range(per_cell):
+                view = VIEWS[pose][i % len(VIEWS[pose])]
+                if view == "raised":
+                    heading = float(rng.uniform(-110, 110)) + 180.0  # palm toward the camera ± 110°
+                    tilt = float(rng.uniform(-25, 25))
+                else:
+                    heading = float(rng.uniform(-180, 180))
+                    tilt = float(rng.uniform(0, 15))
+                cases.append(
+                    Case(
+                        pose=pose,
+                        size=size,
+                        view=view,
+                        elevation=float(rng.uniform(25, 60)),
+                        heading=heading,
+                        tilt=tilt,
+                        skin=int(rng.integers(len(SKIN_TONES))),
+                        sleeve=int(rng.integers(len(SLEEVE_COLOURS))),
+                        left=bool(rng.integers(2)),
+                        background=str(rng.choice(BACKGROUNDS)),
+                        blur=blur,
+                    )
+                )
+    return cases
+
+
+def run_case(tracker: object, case: Case, rng: np.random.Generator) -> Outcome:
+    img, truth = frame_for(case, rng)
+    crop, x0, y0, scale = hand_crop(img, truth, case.size)
+    found = tracker.detect(crop)  # type: ignore[attr-defined]
+    if len(found) == 0:
+        return Outcome(case, False, math.nan, math.nan)
+    palm = PALM_RATIO * case.size
+    best = None
+    for pts in found.points:
+        xy = pts[:, :2] / scale + np.array([x0, y0])
+        err = np.linalg.norm(xy - truth, axis=1) / palm
+        if best is None or err.mean() < best.mean():
+            best = err
+    assert best is not None
+    return Outcome(case, True, float(best.mean()), float(np.percentile(best, 90)))
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def summarise(outcomes: list[Outcome], key: str) -> list[str]:
+    groups: dict[object, list[Outcome]] = defaultdict(list)
+    for o in outcomes:
+        groups[getattr(o.case, key)].append(o)
+    lines = [f"| {key} | n | detected | 95% CI | mean err | p90 err |", "|---|---|---|---|---|---|"]
+    for k in sorted(groups, key=lambda v: (str(type(v)), v)):
+        g = groups[k]
+        det = [o for o in g if o.detected]
+        lo, hi = wilson(len(det), len(g))
+        me = np.mean([o.err_mean for o in det]) if det else math.nan
+        p90 = np.percentile([o.err_mean for o in det], 90) if det else math.nan
+        lines.append(
+            f"| {k} | {len(g)} | {100 * len(det) / len(g):.0f}% | {100 * lo:.0f}–{100 * hi:.0f}% "
+            f"| {me:.3f} | {p90:.3f} |"
+        )
+    return lines
+
+
+def contact_sheet(tracker: object, path: Path, size: int, seed: int) -> None:
+    """Every pose × four looks/orientations at ``size`` px: the crop MediaPipe saw, and a copy with its
+    landmarks (white bones, red points) and the rendered truth (small cyan points)."""
+    rng = np.random.default_rng(seed)
+    tile = 176
+    rows = []
+    for pose in POSES:
+        row = []
+        for i in range(4):
+            view = VIEWS[pose][i % len(VIEWS[pose])]
+            case = Case(
+                pose=pose,
+                size=size,
+                view=view,
+                elevation=(30.0, 45.0, 55.0, 35.0)[i],
+                heading=(180.0 + (-40.0, 20.0, 70.0, -90.0)[i])
+                if view == "raised"
+                else (-30.0, 60.0, 150.0, -120.0)[i],
+                tilt=(10.0, -10.0, 5.0, 15.0)[i] if view == "raised" else 5.0,
+                skin=(1, 3, 5, 6)[i],
+                sleeve=(0, 2, 1, 3)[i],
+                left=i % 2 == 1,
+                background=BACKGROUNDS[i],
+                blur=0.5,
+            )
+            img, truth = frame_for(case, rng)
+            crop, x0, y0, scale = hand_crop(img, truth, size)
+            found = tracker.detect(crop)  # type: ignore[attr-defined]
+            marked = crop.copy()
+            for x, y in (truth - np.array([x0, y0])) * scale:
+                cv2.circle(marked, (round(x), round(y)), 2, (0, 255, 255), -1)
+            for pts in found.points:
+                for a, b in BONES:
+                    pa, pb = pts[a, :2], pts[b, :2]
+                    cv2.line(
+                        marked, (round(pa[0]), round(pa[1])), (round(pb[0]), round(pb[1])), (255, 255, 255), 1
+                    )
+                for x, y in pts[:, :2]:
+                    cv2.circle(marked, (round(x), round(y)), 2, (255, 0, 0), -1)
+            if len(found) == 0:
+                cv2.putText(marked, "no hand", (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 60, 60), 2)
+            for im in (crop, marked):
+                row.append(cv2.resize(im, (tile, tile), interpolation=cv2.INTER_AREA))
+        strip = np.hstack(row)
+        label = np.full((24, strip.shape[1], 3), 30, np.uint8)
+        cv2.putText(
+            label,
+            f"{pose}  ({size} px hand, crop {CROP_OUT} px)",
+            (6, 17),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.55,
+            (230, 230, 230),
+            1,
+        )
+        rows.append(np.vstack([label, strip]))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), np.vstack(rows)[..., ::-1])
+
+
+BONES = [
+    (0, 1),
+    (1, 2),
+    (2, 3),
+    (3, 4),
+    (0, 5),
+    (5, 6),
+    (6, 7),
+    (7, 8),
+    (5, 9),
+    (9, 10),
+    (10, 11),
+    (11, 12),
+    (9, 13),
+    (13, 14),
+    (14, 15),
+    (15, 16),
+    (13, 17),
+    (0, 17),
+    (17, 18),
+    (18, 19),
+    (19, 20),
+]
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--per-cell", type=int, default=3, help="hands per (size, pose)")
+    ap.add_argument("--sizes", default=",".join(map(str, SIZES)), help="hand lengths in px")
+    ap.add_argument("--poses", default=",".join(POSES))
+    ap.add_argument("--blur", type=float, default=0.5, help="Gaussian blur sigma at life size (px)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--model", type=Path, default=None, help="hand_landmarker.task (default: models/)")
+    ap.add_argument("--json", type=Path, default=None, help="write every outcome here")
+    ap.add_argument("--contact", type=Path, default=None, help="write a contact sheet PNG here and stop")
+    ap.add_argument("--contact-size", type=int, default=60, help="hand length in the contact sheet (px)")
+    args = ap.parse_args(argv)
+
+    from vision.landmarker import HandTracker
+
+    if args.contact:
+        with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+            contact_sheet(tracker, args.contact, args.contact_size, args.seed)
+        print(f"wrote {args.contact}")
+        return 0
+    sizes = tuple(int(s) for s in args.sizes.split(","))
+    poses = set(args.poses.split(","))
+    cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
+    rng = np.random.default_rng(args.seed + 1000)
+    outcomes = []
+    t0 = time.perf_counter()
+    with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+        for case in cases:
+            outcomes.append(run_case(tracker, case, rng))
+    elapsed = time.perf_counter() - t0
+    det = [o for o in outcomes if o.detected]
+    lo, hi = wilson(len(det), len(outcomes))
+    print(f"{len(outcomes)} hands in {elapsed:.0f} s; blur sigma {args.blur} px; crop {CROP_OUT} px")
+    print(
+        f"detected {len(det)}/{len(outcomes)} ({100 * len(det) / len(outcomes):.1f}%, "
+        f"CI {100 * lo:.0f}–{100 * hi:.0f}%)"
+    )
+    if det:
+        errs = np.array([o.err_mean for o in det])
+        print(f"landmark error / palm length: mean {errs.mean():.3f}, p90 {np.percentile(errs, 90):.3f}")
+    life = [o for o in outcomes if 40 <= o.case.size <= 60]
+    if life:
+        ld = [o for o in life if o.detected]
+        lo, hi = wilson(len(ld), len(life))
+        le = np.mean([o.err_mean for o in ld]) if ld else math.nan
+        print(
+            f"life size (40–60 px): detected {len(ld)}/{len(life)} ({100 * len(ld) / len(life):.1f}%, "
+            f"CI {100 * lo:.0f}–{100 * hi:.0f}%), mean error {le:.3f}"
+        )
+    for key in ("size", "pose", "view"):
+        print()
+        print("\n".join(summarise(outcomes, key)))
+    if args.json:
+        args.json.write_text(
+            json.dumps(
+                [{**asdict(o.case), **{k: v for k, v in asdict(o).items() if k != "case"}} for o in outcomes]
+            )
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
