@@ -202,3 +202,89 @@ def test_player_object_from_gameinfo_only() -> None:
     r = export_mafiaratings(Minimal(info.players), long_game_events(), long_game_state())
     assert "moderator" not in r and "tableNum" not in r
     assert player(r, 3)["name"] == "Орбита"
+
+
+# ---- the consistency rules the site applies to an uploaded game -------------------------------------
+
+
+def site_problems(record: dict[str, Any]) -> list[str]:
+    """What mafiaratings.com would complain about, by the rules its game checker states (see EXPORTS.md):
+    role counts, nothing done after death, legacy only after a first-night kill, shots only by black
+    players, every living black player shooting a night's victim, votes only for nominated players, and a
+    winner that follows from who is left."""
+    out: list[str] = []
+    players = record["players"]
+    roles = [p.get("role", "civ") for p in players]
+    if sorted(roles) != ["civ"] * 6 + ["don", "maf", "maf", "sheriff"]:
+        out.append(f"roles {roles}")
+    black = {i for i, r in enumerate(roles) if r in ("maf", "don")}
+
+    def death_at(i: int) -> tuple[int, str] | None:
+        d = players[i].get("death")
+        return None if d is None else (d["round"], d["type"])
+
+    for i, p in enumerate(players):
+        d = death_at(i)
+        if d is not None:
+            rnd, typ = d
+            day_rounds = rnd if typ == "night" else rnd + 1  # a night victim takes no part in that day
+            for key in ("voting", "nominating"):
+                if len(p.get(key, [])) > day_rounds:
+                    out.append(f"seat {i + 1}: {key} after death")
+            if len(p.get("shooting", [])) > (rnd if typ != "night" else rnd - 1):
+                out.append(f"seat {i + 1}: shooting after death")
+        if "legacy" in p and (d is None or d[1] != "night" or d[0] > 1):
+            out.append(f"seat {i + 1}: legacy without a first-night kill")
+        if "shooting" in p and i not in black:
+            out.append(f"seat {i + 1}: red player shooting")
+    for i in range(len(players)):
+        d = death_at(i)
+        if d is None or d[1] != "night":
+            continue
+        rnd = d[0]
+        for b in black:
+            bd = death_at(b)
+            alive = bd is None or bd[0] > rnd or (bd[0] == rnd and bd[1] == "night")
+            shots = players[b].get("shooting", [])
+            if alive and (len(shots) < rnd or shots[rnd - 1] != i + 1):
+                out.append(f"night {rnd}: seat {b + 1} did not shoot the victim {i + 1}")
+    rounds = max((len(p.get("voting", [])) for p in players), default=0)
+    for r in range(rounds):
+        nominated = {p["nominating"][r] for p in players if len(p.get("nominating", [])) > r}
+        for i, p in enumerate(players):
+            entry = p.get("voting", [])[r] if len(p.get("voting", [])) > r else None
+            picks = entry if isinstance(entry, list) else [entry]
+            for v in picks:
+                if isinstance(v, int) and not isinstance(v, bool) and v not in nominated:
+                    out.append(f"round {r}: seat {i + 1} voted for {v}, who was not nominated")
+    alive_black = sum(1 for b in black if death_at(b) is None)
+    alive_red = sum(1 for i in range(len(players)) if i not in black and death_at(i) is None)
+    expected = "civ" if alive_black == 0 else "maf" if alive_black >= alive_red else None
+    if "winner" in record and expected is not None and record["winner"] != expected:
+        out.append(f"winner {record['winner']} but {alive_black} black and {alive_red} red are left")
+    if "winner" not in record and expected is not None:
+        out.append("the game is over by the table but has no winner")
+    return out
+
+
+@pytest.mark.parametrize("name", EXAMPLES)
+def test_contract_examples_pass_the_site_checks(shared_dir: Path, name: str) -> None:
+    assert site_problems(example_record(shared_dir, name)) == []
+
+
+def test_long_game_passes_the_site_checks() -> None:
+    assert site_problems(long_record()) == []
+
+
+def test_site_checker_catches_what_it_is_meant_to() -> None:
+    """The checker above must itself fail on broken records, or the two tests before prove nothing."""
+    broken = long_record()
+    broken["players"][1]["shooting"] = [4]  # a red player shooting
+    broken["players"][7]["shooting"] = [2, 7]  # a black player missing the night-1 victim
+    broken["players"][4]["voting"] = [9]  # a vote for a player nobody nominated
+    broken["winner"] = "maf"
+    problems = site_problems(broken)
+    assert any("red player shooting" in p for p in problems)
+    assert any("did not shoot the victim 1" in p for p in problems)
+    assert any("voted for 9" in p for p in problems)
+    assert any(p.startswith("winner maf") for p in problems)

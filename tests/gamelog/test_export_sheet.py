@@ -285,3 +285,15 @@ def test_output_is_deterministic_and_ignores_event_order() -> None:
     assert first == again
     other = dataclasses.replace(long_game_info(), host="Другой ведущий")
     assert export_score_sheet(other, events, long_game_state()) != first
+
+
+@pytest.mark.parametrize(("extra_days", "body"), [(0, "<body>"), (3, '<body class="dense">'), (6, "denser")])
+def test_long_games_get_a_denser_layout(extra_days: int, body: str) -> None:
+    """The page holds about 20 vote and night rows at the normal size (checked by printing with Chromium,
+    see docs/EXPORTS.md); longer games switch to smaller rows so that the sheet stays one A4 page."""
+    state = long_game_state()
+    template = state["days"][1]
+    for d in range(4, 4 + extra_days):
+        state["days"].append({**template, "day": d, "votes": [*template["votes"], template["votes"][0]]})
+    doc = export_score_sheet(long_game_info(), long_game_events(), state)
+    assert body in doc.split("\n<h1>")[0]
