@@ -6,6 +6,7 @@ bundle's events and the referee's JSON state (``GameState.to_json()``), and are 
 
 from __future__ import annotations
 
+from gamelog.exports.chain_status import ChainStatus, chain_status
 from gamelog.exports.facts import (
     DEFAULT_SCORING,
     SCORINGS,
@@ -21,9 +22,11 @@ from gamelog.exports.score_sheet import export_score_sheet
 __all__ = [
     "DEFAULT_SCORING",
     "SCORINGS",
+    "ChainStatus",
     "ExportError",
     "GameFacts",
     "Scoring",
+    "chain_status",
     "export_mafiaratings",
     "export_score_sheet",
     "gather",

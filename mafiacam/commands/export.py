@@ -18,7 +18,15 @@ from pathlib import Path
 from typing import Any
 
 from gamelog.bundle import BundleError, load_bundle
-from gamelog.exports import SCORINGS, ExportError, export_mafiaratings, export_score_sheet, parse_scoring
+from gamelog.exports import (
+    SCORINGS,
+    ExportError,
+    chain_status,
+    export_mafiaratings,
+    export_score_sheet,
+    parse_scoring,
+)
+from gamelog.referee import referee_bundle
 
 FORMATS = ("sheet", "mafiaratings")
 
@@ -50,26 +58,11 @@ def _write(out: str, text: str) -> None:
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; an exported sheet is meant to be shared
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-
-
-def _chain(bundle: Path) -> tuple[str | None, str, str]:
-    """The bundle's hash-chain head, its status for the sheet, and why it does not verify."""
-    from gamelog.manifest import check_events, verify
-
-    report = verify(bundle)
-    if report.ok:
-        return report.head, "sealed" if report.sealed else "unsealed", ""
-    unchained = set(check_events(bundle).unchained)
-    fatal = [m for m in report.problems if m not in unchained]
-    for problem in fatal or report.problems:
-        print(f"mafiacam export: warning: {bundle}: {problem}", file=sys.stderr)
-    if not fatal:
-        return None, "unchained", ""
-    return None, "broken", "; ".join(fatal[:2])
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,12 +71,6 @@ def run(args: argparse.Namespace) -> int:
         bundle = load_bundle(path)
     except BundleError as e:
         return _fail(str(e))
-    try:
-        from gamelog.referee import referee_bundle
-    except ModuleNotFoundError as e:
-        if e.name != "gamelog.referee":
-            raise
-        return _fail("the referee is not available in this version")
     for problem in bundle.problems:
         print(f"mafiacam export: warning: {path}: {problem}", file=sys.stderr)
     for bad in bundle.bad_lines:
@@ -91,16 +78,18 @@ def run(args: argparse.Namespace) -> int:
     state = referee_bundle(bundle).to_json()
     try:
         if args.format == "sheet":
-            head, status, detail = _chain(path)
+            chain = chain_status(path)
+            for problem in chain.problems:
+                print(f"mafiacam export: warning: {path}: {problem}", file=sys.stderr)
             text = export_score_sheet(
                 bundle.game,
                 bundle.events,
                 state,
                 lang=args.lang,
                 scoring=parse_scoring(args.scoring),
-                chain_head=head,
-                chain_status=status,
-                chain_detail=detail,
+                chain_head=chain.head,
+                chain_status=chain.status,
+                chain_detail=chain.detail,
             )
         else:
             record = export_mafiaratings(

@@ -84,3 +84,11 @@ def test_missing_bundle_and_bad_scoring_fail_cleanly(
     out = tmp_path / "missing-dir" / "x.html"
     assert cli.main(["export", str(bundle), "--out", str(out)]) == 1
     assert "missing-dir" in capsys.readouterr().err
+
+
+def test_out_file_is_readable_by_others_and_replaced_whole(bundle: Path, tmp_path: Path) -> None:
+    out = tmp_path / "record.json"
+    out.write_text("old contents that are much longer than nothing" * 100, encoding="utf-8")
+    assert cli.main(["export", str(bundle), "--format", "mafiaratings", "--out", str(out)]) == 0
+    assert json.loads(out.read_text(encoding="utf-8"))["features"] == "gsdutlhvknw"
+    assert out.stat().st_mode & 0o644 == 0o644
