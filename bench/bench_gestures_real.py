@@ -1,0 +1,221 @@
+"""Gesture accuracy on the real photos and clips of ../shared/real_hands (LABELS.tsv).
+
+    .venv/bin/python bench/bench_gestures_real.py [--clip-frames 40]
+
+Images: MediaPipe's hand landmarker (IMAGE mode, up to 4 hands, default confidences) on the image at
+native size, then vision.gestures.classify on each hand.
+
+- Detection: how many images have at least one hand found, per label.
+- Accuracy over the five target gestures (thumb_up, fist, gun, point, palm), scored per image: an
+  image is right when one of its hands reads as its label (the label is for the image, and some
+  images show two hands making the gesture, or a second hand doing nothing); an image with no hand
+  found is wrong ("none"). Confusion matrix rows = label, columns = what was read (the most confident
+  hand when none matched). Also the strict per-hand figure (every hand in those images must match).
+- `other` handling: images labelled `other` where no hand reads as a target gesture, and what the
+  others read as. Hands-on-table and group photos are listed for information.
+- Clips (GIF, MP4): up to --clip-frames frames spread over each clip, in IMAGE mode (every frame
+  searched afresh) and in VIDEO mode (hands tracked between frames): the share of frames with a hand
+  and what the hands read as (the clips have no per-frame labels).
+
+Wilson 95% intervals throughout. The classifier's thresholds were set by looking at the landmarks of
+these same photos (no fitted model, no held-out part), so the figures here are optimistic for hands
+like these and say nothing about other cameras; the constructed-hand tests check the rules apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import math
+import sys
+from collections import Counter
+from pathlib import Path
+
+import av
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from vision.gestures import GESTURES, TARGETS, GestureResult, classify  # noqa: E402
+from vision.landmarker import HandTracker  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "real_hands"
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return max(0.0, c - h), min(1.0, c + h)
+
+
+def fmt(k: int, n: int) -> str:
+    lo, hi = wilson(k, n)
+    pct = 100 * k / n if n else 0.0
+    return f"{k}/{n} = {pct:.1f}% (95% CI {100 * lo:.1f}–{100 * hi:.1f}%)"
+
+
+def clip_frames(path: Path, limit: int) -> list[tuple[int, npt.NDArray[np.uint8]]]:
+    """Up to ``limit`` (ms, RGB) frames spread evenly over the clip."""
+    with av.open(str(path)) as container:
+        frames = [
+            (round(float(f.time or 0.0) * 1000), f.to_ndarray(format="rgb24"))
+            for f in container.decode(video=0)
+        ]
+    if len(frames) > limit:
+        idx = np.linspace(0, len(frames) - 1, limit).round().astype(int)
+        frames = [frames[i] for i in idx]
+    out: list[tuple[int, npt.NDArray[np.uint8]]] = []
+    last = -1
+    for ms, img in frames:  # VIDEO mode needs strictly increasing times
+        ms = max(ms, last + 1)
+        out.append((ms, np.ascontiguousarray(img)))
+        last = ms
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--clip-frames", type=int, default=40)
+    args = ap.parse_args()
+    rows = list(csv.DictReader((SHARED / "LABELS.tsv").open(encoding="utf-8"), delimiter="\t"))
+    print(f"{len(rows)} rows in {SHARED / 'LABELS.tsv'}")
+    images = [r for r in rows if r["label"] != "clip"]
+    clips = [r for r in rows if r["label"] == "clip"]
+    results: dict[str, list[GestureResult]] = {}
+    with HandTracker(num_hands=4) as tracker:
+        for r in images:
+            bgr = cv2.imread(str(SHARED / r["file"]), cv2.IMREAD_COLOR)
+            if bgr is None:
+                print(f"  cannot read {r['file']}")
+                continue
+            hands = tracker.detect(np.ascontiguousarray(bgr[:, :, ::-1]))
+            results[r["file"]] = [classify(hands.points[i]) for i in range(len(hands))]
+
+    # detection
+    print("\n## Detection (images with at least one hand found)")
+    by_label: dict[str, list[bool]] = {}
+    for r in images:
+        by_label.setdefault(r["label"], []).append(bool(results.get(r["file"])))
+    for label, found in sorted(by_label.items()):
+        print(f"  {label:15s} {fmt(sum(found), len(found))}")
+    allf = [f for v in by_label.values() for f in v]
+    print(f"  {'all images':15s} {fmt(sum(allf), len(allf))}")
+
+    # target gestures
+    cols = [*GESTURES, "none"]
+    confusion = {t: Counter[str]() for t in TARGETS}
+    right = 0
+    found_right = found_n = 0
+    hand_right = hand_n = 0
+    wrong: list[str] = []
+    conf_bins: dict[str, list[bool]] = {"<0.6": [], "0.6-0.8": [], "0.8-0.9": [], ">=0.9": []}
+    target_rows = [r for r in images if r["label"] in TARGETS]
+    for r in target_rows:
+        res = results.get(r["file"], [])
+        label = r["label"]
+        match = [x for x in res if x.gesture == label]
+        if match:
+            pred = label
+        elif res:
+            pred = max(res, key=lambda x: x.conf).gesture
+        else:
+            pred = "none"
+        confusion[label][pred] += 1
+        right += pred == label
+        if res:
+            found_n += 1
+            found_right += pred == label
+            best = match[0] if match else max(res, key=lambda x: x.conf)
+            b = (
+                "<0.6"
+                if best.conf < 0.6
+                else "0.6-0.8"
+                if best.conf < 0.8
+                else "0.8-0.9"
+                if best.conf < 0.9
+                else ">=0.9"
+            )
+            conf_bins[b].append(pred == label)
+        hand_n += len(res)
+        hand_right += sum(x.gesture == label for x in res)
+        if pred != label:
+            wrong.append(
+                f"{r['file']} ({label} -> {pred}; {', '.join(f'{x.gesture} {x.conf:.2f}' for x in res)})"
+            )
+    print("\n## Target gestures (thumb_up, fist, gun, point, palm), per image")
+    print(f"  accuracy, all labelled images:        {fmt(right, len(target_rows))}")
+    print(f"  accuracy, images with a hand found:   {fmt(found_right, found_n)}")
+    print(f"  strict per hand (hands in those images): {fmt(hand_right, hand_n)}")
+    print("\n  confusion (rows: label, columns: read as)")
+    print("  " + f"{'':10s}" + "".join(f"{c:>9s}" for c in cols))
+    for t in TARGETS:
+        print("  " + f"{t:10s}" + "".join(f"{confusion[t][c]:9d}" for c in cols))
+    print("\n  calibration (most confident matching hand per image with a hand): conf bin -> accuracy")
+    for b, v in conf_bins.items():
+        print(f"    {b:8s} {fmt(sum(v), len(v)) if v else '-'}")
+    print("\n  wrong:")
+    for w in wrong:
+        print(f"    {w}")
+
+    # other
+    others = [r for r in images if r["label"] == "other"]
+    clean = 0
+    read_as: Counter[str] = Counter()
+    flagged: list[str] = []
+    for r in others:
+        res = results.get(r["file"], [])
+        targets = [x.gesture for x in res if x.gesture != "other"]
+        read_as.update(x.gesture for x in res)
+        if not targets:
+            clean += 1
+        else:
+            flagged.append(f"{r['file']}: {', '.join(targets)}")
+    print("\n## `other` images")
+    print(f"  no hand read as a target gesture: {fmt(clean, len(others))}")
+    hands_n = sum(read_as.values())
+    print(
+        f"  hands found in them: {hands_n}, read as: "
+        + ", ".join(f"{g} {n}" for g, n in read_as.most_common())
+    )
+    print("  images with a hand read as a target gesture:")
+    for f in flagged:
+        print(f"    {f}")
+    print("\n## Hands on tables and raised groups (no gesture label)")
+    for r in images:
+        if r["label"] in ("hands_on_table", "group_raise"):
+            res = results.get(r["file"], [])
+            print(f"  {r['file']}: {', '.join(f'{x.gesture} {x.conf:.2f}' for x in res) or 'no hand found'}")
+
+    # clips
+    print(f"\n## Clips (IMAGE and VIDEO mode, up to {args.clip_frames} frames each)")
+    for r in clips:
+        path = SHARED / r["file"]
+        try:
+            frames = clip_frames(path, args.clip_frames)
+        except (av.error.FFmpegError, OSError) as e:
+            print(f"  {r['file']}: cannot decode ({e})")
+            continue
+        desc = r["what_it_shows"].split(":", 1)[-1].strip()[:60]
+        print(f"  {r['file']}  [{desc}]")
+        for mode in ("image", "video"):
+            seen = 0
+            gestures: Counter[str] = Counter()
+            with HandTracker(mode=mode, num_hands=2) as tracker:
+                for ms, img in frames:
+                    hands = tracker.detect(img, ts_ms=ms)
+                    seen += len(hands) > 0
+                    gestures.update(classify(hands.points[i]).gesture for i in range(len(hands)))
+            read = ", ".join(f"{g} {n}" for g, n in gestures.most_common())
+            print(f"    {mode:5s}: hand in {seen}/{len(frames)} frames; {read}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
