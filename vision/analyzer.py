@@ -32,6 +32,7 @@ from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 ANALYSER = "mafiacam-vision"
 VERSION = "0.3"
 VISION_FILE = "vision.jsonl"
+AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
 SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dense second
 PROPOSE_MIN_SEATS = 3  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
@@ -55,6 +56,7 @@ class Report:
     proposed: int
     wall_s: float
     landmarker_calls: int = 0
+    onsets: int = 0  # speech_onset events written to audio.jsonl
     damaged: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
@@ -240,6 +242,7 @@ def analyze(
     all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
     all_events = _unique_ids(all_events)
     write_events_replace(path / VISION_FILE, all_events)
+    onsets = _audio_pass(path, list(bundle.game.video), marks, warnings)
     report = Report(
         bundle=str(path),
         duration_ms=duration,
@@ -248,6 +251,7 @@ def analyze(
         cached=cached,
         events=len(all_events),
         proposed=len(proposed),
+        onsets=onsets,
         wall_s=round(time.monotonic() - t0, 3),
         landmarker_calls=calls,
         damaged=sorted(set(damaged)),
@@ -255,6 +259,20 @@ def analyze(
     )
     (path / CACHE_DIR / "report.json").write_text(json.dumps(asdict(report), indent=1), encoding="utf-8")
     return report
+
+
+def _audio_pass(path: Path, video: list[str], marks: list[Event], warnings: list[str]) -> int:
+    """The host's spoken words behind the keystroke marks, into ``audio.jsonl`` (replaced whole)."""
+    from vision.onsets import onset_events, read_audio
+
+    audio = read_audio([path / v for v in video])
+    if audio is None:
+        warnings.append(f"{path}: the recording has no audio track; vote windows close at the keystrokes")
+        write_events_replace(path / AUDIO_FILE, [])
+        return 0
+    evs = onset_events(marks, audio)
+    write_events_replace(path / AUDIO_FILE, evs)
+    return len(evs)
 
 
 def _until(p: Event) -> int:
