@@ -288,3 +288,41 @@ def test_site_checker_catches_what_it_is_meant_to() -> None:
     assert any("did not shoot the victim 1" in p for p in problems)
     assert any("voted for 9" in p for p in problems)
     assert any(p.startswith("winner maf") for p in problems)
+
+
+# ---- examples/full-game: a whole game entered by hand, through the real referee ---------------------
+
+
+def full_game_record(project_root: Path) -> dict[str, Any]:
+    from gamelog.bundle import load_bundle
+    from gamelog.referee import referee_bundle
+
+    bundle = load_bundle(project_root / "examples" / "full-game")
+    return export_mafiaratings(bundle.game, bundle.events, referee_bundle(bundle).to_json())
+
+
+def test_full_game_record(project_root: Path) -> None:
+    r = full_game_record(project_root)
+    assert site_problems(r) == []
+    assert r["winner"] == "civ" and (r["tableNum"], r["gameNum"]) == (1, 1)
+    roles = {s: player(r, s)["role"] for s in (3, 5, 6, 9)}
+    assert roles == {3: "don", 5: "sheriff", 6: "maf", 9: "maf"}
+    deaths = {s: player(r, s).get("death") for s in range(1, 11)}
+    assert deaths == {
+        1: None,
+        2: {"round": 3, "type": "night"},
+        3: {"round": 1, "type": "day"},
+        4: None,
+        5: {"round": 2, "type": "night"},
+        6: {"round": 3, "type": "day"},
+        7: None,
+        8: {"round": 2, "type": "warnings"},
+        9: {"round": 0, "type": "day"},
+        10: None,
+    }
+    assert player(r, 8)["warnings"] == 4
+    assert player(r, 4)["voting"] == [[4, 4], 3, None, 6]  # defaulted to 4 on day 1; day 3 cancelled
+    assert player(r, 10)["voting"][0] == [4, 9]
+    assert player(r, 3)["shooting"] == [5] and player(r, 6)["shooting"] == [7, 5, 2]
+    assert player(r, 5)["don"] == 1 and player(r, 3)["sheriff"] == 1
+    assert player(r, 4)["nominating"] == [None, None, 6]

@@ -297,3 +297,23 @@ def test_long_games_get_a_denser_layout(extra_days: int, body: str) -> None:
         state["days"].append({**template, "day": d, "votes": [*template["votes"], template["votes"][0]]})
     doc = export_score_sheet(long_game_info(), long_game_events(), state)
     assert body in doc.split("\n<h1>")[0]
+
+
+def test_full_game_sheet(project_root: Path) -> None:
+    from gamelog.bundle import load_bundle
+    from gamelog.referee import referee_bundle
+
+    bundle = load_bundle(project_root / "examples" / "full-game")
+    state = referee_bundle(bundle).to_json()
+    cells = parse(export_score_sheet(bundle.game, bundle.events, state, lang="en"))
+    assert [seat_row(cells, s)[1] for s in range(1, 11)] == [p.name for p in bundle.game.players]
+    assert seat_row(cells, 8)[4] == "removed (4 fouls), day 3"
+    assert [a["data-fouls"] for a in cells.attrs if "data-fouls" in a][7] == "4"
+    assert [seat_row(cells, s)[5] for s in (1, 3, 5, 6)] == ["4", "0", "4", "0"]
+    day3 = cells.rows["day=3"]
+    assert len(day3) == 1 and "no vote" in day3[0][4] and "000 11.3" in day3[0][4]
+    day1 = cells.rows["day=1"]
+    assert [r[3 if i == 0 else 2] for i, r in enumerate(day1)] == ["5", "5", "6", "4"]
+    (night1,) = cells.rows["night=1"]
+    assert night1[2] == "miss" and night1[3] == "5 → sheriff" and night1[4] == "3 → black"
+    assert cells.by_id["winner"].startswith("Winner: red (town)")
