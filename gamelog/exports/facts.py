@@ -426,6 +426,7 @@ def gather(
         if rseat is None:
             continue
         how, phase, when = _removal(evs, rseat, fouls.get(rseat, 0))
+        how = _REMOVAL_RULES.get(_text(r.get("rule")), how)
         removal_t = _int(r.get("t"))
         if removal_t is not None:
             phase, when = phase_at(evs, removal_t)
@@ -466,6 +467,10 @@ def gather(
         scoring=scoring,
         last_t=max((e.t for e in events), default=0),
     )
+
+
+# The referee's clause for a removal, when it gives one, names the kind of removal.
+_REMOVAL_RULES = {"000 7.5": "fouls", "004": "fouls", "000 9.1": "disqualified", "000 10.3": "team_loss"}
 
 
 def _removal(evs: Sequence[Event], seat: int, fouls: int) -> tuple[str, str | None, int | None]:

@@ -30,7 +30,7 @@ from gamelog.exports.facts import (
     SeatFacts,
     gather,
 )
-from gamelog.exports.sheet_text import CSS, DENSE_ROWS, DENSER_ROWS, LABELS, LANGS
+from gamelog.exports.sheet_text import CSS, DENSE_ROWS, DENSER_ROWS, LABELS, LANGS, localize_reason
 
 MAX_FOUL_MARKS = 4
 
@@ -155,7 +155,7 @@ def _departure(dep: Departure | None, lab: Mapping[str, str]) -> str:
     n = dep.n if dep.n is not None else "?"
     text = lab.get(key, lab["left.removed"]).format(n=n, phase=_phase(dep, lab))
     if dep.how in ("removed",) and dep.why:
-        text += f" ({dep.why})"
+        text += f" ({localize_reason(dep.why, lab['lang'])})"
     return text
 
 
@@ -206,7 +206,8 @@ def _day_rows(day: DayFacts, lab: Mapping[str, str]) -> list[str]:
                 voters += " · " + lab["late"].format(seats=_seat_list(v.late))
             rows.append((_e(lab.get(f"round.{v.round}", v.round)), cand, str(len(v.voters)), _e(voters)))
     if not rows:
-        no_vote = lab["no_vote"] + (f" ({day.no_vote_reason})" if day.no_vote_reason else "")
+        why = localize_reason(day.no_vote_reason, lab["lang"])
+        no_vote = lab["no_vote"] + (f" ({why})" if why else "")
         if day.nominations:
             noms = ", ".join(f"{t} ({lab['nominated_by']} {b})" for b, t in day.nominations)
             rows.append(("", _e(f"{lab['nominations']}: {noms}"), "", _e(no_vote)))
@@ -290,7 +291,8 @@ def _result(facts: GameFacts, lab: Mapping[str, str]) -> str:
             text += " — " + lab["black_named"].format(n=bm.black_named)
         out.append(f'<p id="best-move"><b>{_e(lab["best_move"])}:</b> {_e(text)}</p>')
     winner = lab[f"winner.{facts.winner}"] if facts.winner else lab["winner.none"]
-    reason = f" — {lab['reason']}: {facts.win_reason}" if facts.winner and facts.win_reason else ""
+    why = localize_reason(facts.win_reason, lab["lang"])
+    reason = f" — {lab['reason']}: {why}" if facts.winner and facts.win_reason else ""
     out.append(
         f'<p class="result" id="winner" data-winner="{facts.winner or ""}">'
         f"<b>{_e(lab['winner'])}: {_e(winner)}</b>{_e(reason)}</p>"

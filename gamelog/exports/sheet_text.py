@@ -6,6 +6,7 @@ LANGS = ("ru", "en")
 
 LABELS: dict[str, dict[str, str]] = {
     "ru": {
+        "lang": "ru",
         "title": "Протокол игры",
         "title_n": "Протокол игры № {n}",
         "tournament": "Турнир",
@@ -94,6 +95,7 @@ LABELS: dict[str, dict[str, str]] = {
         "footer": "mafiacam · цифровой архив игры закреплён хэшем выше",
     },
     "en": {
+        "lang": "en",
         "title": "Game record",
         "title_n": "Game record no. {n}",
         "tournament": "Tournament",
@@ -182,6 +184,30 @@ LABELS: dict[str, dict[str, str]] = {
         "footer": "mafiacam · the digital game archive is anchored by the hash above",
     },
 }
+
+# The referee's reasons are English with a rule clause; on a Russian sheet the known phrases are
+# translated and the clause kept. Anything not listed prints as the referee wrote it.
+REASONS_RU: dict[str, str] = {
+    "every black player has left": "все чёрные игроки покинули игру",
+    "black and red are equal in number at the table": "чёрных и красных за столом поровну",
+    "three misses on three nights in a row": "три промаха три ночи подряд",
+    "team loss: ": "поражение команды: ",
+    " foul of seat ": " фол игрока № ",
+    "with four at the table": "при четырёх за столом",
+    "no reason given": "причина не указана",
+    "no candidates": "нет кандидатов",
+    "disqualified": "дисквалифицирован",
+    "4th foul": "4-й фол",
+}
+
+
+def localize_reason(text: str, lang: str) -> str:
+    if lang != "ru":
+        return text
+    for en, ru in REASONS_RU.items():
+        text = text.replace(en, ru)
+    return text
+
 
 # One A4 page for a 10-player game: small type, tight tables, no page breaks inside sections.
 CSS = """

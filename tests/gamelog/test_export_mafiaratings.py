@@ -326,3 +326,12 @@ def test_full_game_record(project_root: Path) -> None:
     assert player(r, 3)["shooting"] == [5] and player(r, 6)["shooting"] == [7, 5, 2]
     assert player(r, 5)["don"] == 1 and player(r, 3)["sheriff"] == 1
     assert player(r, 4)["nominating"] == [None, None, 6]
+
+
+def test_fourth_foul_with_four_at_the_table_is_a_team_kick_out() -> None:
+    """The referee's clause (000 10.3) names the removal even though the events hold only fouls."""
+    state = long_game_state()
+    state["removed"] = [{"seat": 10, "why": "4th foul", "t": 225_000, "rule": "000 10.3"}]
+    events = [e for e in long_game_events() if e.TYPE != "disqualify"]
+    r = export_mafiaratings(long_game_info(), events, state)
+    assert player(r, 10)["death"] == {"round": 2, "type": "teamKickOut"}

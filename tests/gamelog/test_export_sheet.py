@@ -317,3 +317,16 @@ def test_full_game_sheet(project_root: Path) -> None:
     (night1,) = cells.rows["night=1"]
     assert night1[2] == "miss" and night1[3] == "5 → sheriff" and night1[4] == "3 → black"
     assert cells.by_id["winner"].startswith("Winner: red (town)")
+
+
+def test_referee_reasons_are_translated_on_a_russian_sheet(project_root: Path) -> None:
+    from gamelog.bundle import load_bundle
+    from gamelog.referee import referee_bundle
+
+    bundle = load_bundle(project_root / "examples" / "full-game")
+    state = referee_bundle(bundle).to_json()
+    ru = parse(export_score_sheet(bundle.game, bundle.events, state, lang="ru"))
+    assert "все чёрные игроки покинули игру (001 basics 3)" in ru.by_id["winner"]
+    assert "голосования не было (000 11.3)" in ru.rows["day=3"][0][4]
+    en = parse(export_score_sheet(bundle.game, bundle.events, state, lang="en"))
+    assert state["win_reason"] in en.by_id["winner"]
