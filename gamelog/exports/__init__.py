@@ -7,17 +7,10 @@ bundle's events and the referee's JSON state (``GameState.to_json()``), and are 
 from __future__ import annotations
 
 from gamelog.exports.chain_status import ChainStatus, chain_status
-from gamelog.exports.facts import (
-    DEFAULT_SCORING,
-    SCORINGS,
-    ExportError,
-    GameFacts,
-    Scoring,
-    gather,
-    parse_scoring,
-)
+from gamelog.exports.facts import GameFacts, gather
 from gamelog.exports.mafiaratings import export_mafiaratings
 from gamelog.exports.score_sheet import export_score_sheet
+from gamelog.exports.scoring import DEFAULT_SCORING, SCORINGS, ExportError, Scoring, parse_scoring
 
 __all__ = [
     "DEFAULT_SCORING",

@@ -16,7 +16,8 @@ from datetime import UTC, datetime
 from typing import Any
 
 from gamelog.events import Event
-from gamelog.exports.facts import DayFacts, ExportError, GameFacts, GameLike, gather
+from gamelog.exports.facts import DayFacts, GameFacts, GameLike, gather
+from gamelog.exports.scoring import ExportError
 
 PLAYERS = 10
 ROLE_CODES = {"red": "civ", "sheriff": "sheriff", "mafia": "maf", "don": "don"}

@@ -18,18 +18,16 @@ from typing import Any
 
 from gamelog.events import Event
 from gamelog.exports.facts import (
-    DEFAULT_SCORING,
     CheckFacts,
     DayFacts,
     Departure,
-    ExportError,
     GameFacts,
     GameLike,
     NightFacts,
-    Scoring,
     SeatFacts,
     gather,
 )
+from gamelog.exports.scoring import DEFAULT_SCORING, ExportError, Scoring
 from gamelog.exports.sheet_text import CSS, DENSE_ROWS, DENSER_ROWS, LABELS, LANGS, localize_reason
 
 MAX_FOUL_MARKS = 4
