@@ -328,21 +328,26 @@ def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
             _generic(g, e, p)
         return None
     calls = [e for e in p.events if isinstance(e, ShotCall)]
-    first_call = calls[0].t if calls else p.t
+    first_call = min((c.t for c in calls), default=p.t)
+    # The shooting ends with the last number's window; a game decided before that has no such night.
+    shooting_end = max(c.t for c in calls) + rules.shot_window_ms if calls else p.t
     pending = list(p.events)
-    while pending and pending[0].t < first_call and g.winner is None:
+    alive_at_shooting: frozenset[int] | None = None
+    while pending and pending[0].t < shooting_end and g.winner is None:
+        if alive_at_shooting is None and pending[0].t >= first_call:
+            alive_at_shooting = frozenset(g.alive)
         e = pending.pop(0)
         _night_vision(g, e)
         _generic(g, e, p)
     if g.winner is not None:
         return None
-    alive = frozenset(g.alive)
+    alive = alive_at_shooting if alive_at_shooting is not None else frozenset(g.alive)
     res = referee_night(
         NightInput(p.n, p.t, p.events, alive, g.black, g.don, g.sheriff, vision_present), rules, f
     )
     for e in pending:
         if g.winner is not None:
-            return res
+            break
         _night_vision(g, e)
         _generic(g, e, p)
     if res.killed is not None and res.killed in g.alive:
@@ -597,6 +602,7 @@ def _resolve_vote(
         can_vote=lambda t: frozenset(s for s in alive_start if not (s in removals and removals[s] <= t)),
         fouled_since=lambda seat, t: any(x.seat == seat and x.t >= t for x in fouls),
         findings=f,
+        end_t=p.end_t,
     )
     outcome = run_vote(ctx, candidates)
     elim: list[int] = []

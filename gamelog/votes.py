@@ -30,6 +30,7 @@ class VoteContext:
     can_vote: Callable[[int], frozenset[int]]  # seats still at the table at time t
     fouled_since: Callable[[int, int], bool]  # (seat, t): a host/judge foul for seat at or after t
     findings: Findings
+    end_t: int = 0  # when no window was held: the time the findings name
 
 
 @dataclass(frozen=True)
@@ -173,7 +174,7 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
     rounds: list[VoteRound] = []
     step: _Step | None = _Step("main", tuple(candidates))
     wi = 0
-    last_t = ctx.windows[0].call.t if ctx.windows else 0
+    last_t = ctx.windows[0].call.t if ctx.windows else ctx.end_t
     eliminated: tuple[int, ...] = ()
     while step is not None:
         tied = set(step.tied) if step.round != "main" and not rules.tied_players_vote else set()
