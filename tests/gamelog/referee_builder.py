@@ -83,7 +83,9 @@ class Game:
         self.add("night", n=self.night_n)
         self.tick(9000)
 
-    def speech(self, seat: int, ms: int = 58_000, during: Iterable[tuple[int, str, dict[str, Any]]] = ()) -> None:
+    def speech(
+        self, seat: int, ms: int = 58_000, during: Iterable[tuple[int, str, dict[str, Any]]] = ()
+    ) -> None:
         start = self.t
         self.add("speech", seat=seat)
         for off, typ, kw in during:
@@ -158,7 +160,13 @@ class Game:
         ids: dict[str, Any] = {"call": self.call(candidate, round), "down": {}, "up": {}}
         for s, off in downs.items():
             ids["down"][s] = self.add(
-                "hand_down", t=start + off, src="vision", seat=s, gesture=gesture, conf=conf, box=[0, 0, 10, 10]
+                "hand_down",
+                t=start + off,
+                src="vision",
+                seat=s,
+                gesture=gesture,
+                conf=conf,
+                box=[0, 0, 10, 10],
             )
         stop_t = start + window
         ids["stop"] = self.add("vote_stop", t=stop_t)
@@ -178,7 +186,9 @@ class Game:
         return ids
 
     # ---- nights -----------------------------------------------------------------------------------
-    def shooting(self, shots: Mapping[int, int | list[int]] | None = None, *, src: str = "host") -> dict[int, str]:
+    def shooting(
+        self, shots: Mapping[int, int | list[int]] | None = None, *, src: str = "host"
+    ) -> dict[int, str]:
         """Calls 1..N; host/judge shots {seat: target or [targets]} entered during the call."""
         shots = shots or {}
         calls: dict[int, str] = {}
@@ -192,7 +202,9 @@ class Game:
         self.tick(5000)
         return calls
 
-    def raises(self, raises: Mapping[int, list[tuple[int, int]]], *, gesture: str = "gun", conf: float = 0.9) -> None:
+    def raises(
+        self, raises: Mapping[int, list[tuple[int, int]]], *, gesture: str = "gun", conf: float = 0.9
+    ) -> None:
         """Calls 1..N with vision shot_raises {seat: [(number, ms after its call)]}."""
         start = self.t
         for i, num in enumerate(self.seats):
@@ -200,7 +212,9 @@ class Game:
         for seat, items in raises.items():
             for num, off in items:
                 t = start + 1500 * (num - 1) + off
-                self.add("shot_raise", t=t, src="vision", seat=seat, gesture=gesture, conf=conf, box=[0, 0, 5, 5])
+                self.add(
+                    "shot_raise", t=t, src="vision", seat=seat, gesture=gesture, conf=conf, box=[0, 0, 5, 5]
+                )
         self.t = start + 1500 * len(self.seats) + 5000
 
     def full_day_vote(self, noms: Mapping[int, int], votes: Mapping[int, list[int]]) -> None:

@@ -109,7 +109,9 @@ def test_full_example_game_as_reasoned_from_the_rules(project_root: Path) -> Non
     assert nights[2]["killed"] == 5
     assert days[3]["speaking_order"] == [4, 6, 7, 10, 1, 2] and days[3]["silenced"] == [8]
     assert days[3]["votes"] == [] and days[3]["no_vote_reason"] == "000 11.3"
-    assert state["removed"] == [{"seat": 8, "why": "4th foul", "t": state["removed"][0]["t"], "rule": "000 7.5"}]
+    assert state["removed"] == [
+        {"seat": 8, "why": "4th foul", "t": state["removed"][0]["t"], "rule": "000 7.5"}
+    ]
     assert nights[3]["killed"] == 2
     assert days[4]["speaking_order"] == [6, 7, 10, 1, 4]
     assert days[4]["eliminated"] == [6]
