@@ -330,3 +330,14 @@ def test_referee_reasons_are_translated_on_a_russian_sheet(project_root: Path) -
     assert "голосования не было (000 11.3)" in ru.rows["day=3"][0][4]
     en = parse(export_score_sheet(bundle.game, bundle.events, state, lang="en"))
     assert state["win_reason"] in en.by_id["winner"]
+
+
+def test_twelve_players_and_a_loner_role() -> None:
+    """004 (novosibirsk): 9–13 players and roles of its own; a loner has no team, so no points."""
+    names = [p.name for p in long_game_info().players] + ["Одиночка", "Гость"]
+    info = long_game_info(names=names, rules="novosibirsk")
+    state = long_game_state()
+    state["roles"] = {**state["roles"], "11": "loner", "12": "red"}
+    cells = parse(export_score_sheet(info, long_game_events(), state, lang="en"))
+    assert seat_row(cells, 11)[1:3] == ["Одиночка", "loner"] and seat_row(cells, 11)[5] == ""
+    assert seat_row(cells, 12)[2] == "red" and seat_row(cells, 12)[5] == "4"
