@@ -63,7 +63,7 @@ def _fresh_copy(src: Path, dst: Path) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from gamelog.bundle import BundleError, load_bundle
-    from gamelog.exports import export_score_sheet
+    from gamelog.exports import chain_status, export_score_sheet
     from gamelog.referee import referee_bundle
     from gamelog.summary import summary_text
 
@@ -116,7 +116,16 @@ def run(args: argparse.Namespace) -> int:
     summary = summary_text(state, bundle.game)
     print(summary)
     (out / "referee.json").write_text(json.dumps(state_json, ensure_ascii=False, indent=1), encoding="utf-8")
-    sheet = export_score_sheet(bundle.game, bundle.events, state_json, lang=args.lang)
+    chain = chain_status(work)
+    sheet = export_score_sheet(
+        bundle.game,
+        bundle.events,
+        state_json,
+        lang=args.lang,
+        chain_head=chain.head,
+        chain_status=chain.status,
+        chain_detail=chain.detail,
+    )
     (out / "score_sheet.html").write_text(sheet, encoding="utf-8")
     report = _report(work, state_json, summary, analysis, timings)
     (out / "report.md").write_text(report, encoding="utf-8")
