@@ -111,6 +111,10 @@ class CameraSource:
         self._threads: list[threading.Thread] = []
 
     @property
+    def live(self) -> bool:
+        return True
+
+    @property
     def size(self) -> tuple[int, int]:
         return self._size
 

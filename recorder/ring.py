@@ -1,6 +1,7 @@
 """A bounded hand-over between the capture thread and the writer: the camera never blocks.
 
-``push`` never waits: when the ring is full the new frame is dropped and counted. Control items (a lost
+``push`` never waits: when the ring is full the new frame is dropped and counted (``push_wait`` is for
+sources that may wait, such as a file decoded as fast as possible). Control items (a lost
 source, the end) always get in, so the writer learns about them in order.
 """
 
@@ -35,14 +36,27 @@ class FrameRing(Generic[T]):
             self._frames += 1
             self.pushed += 1
             self.high_water = max(self.high_water, self._frames)
-            self._cond.notify()
+            self._cond.notify_all()
+            return True
+
+    def push_wait(self, item: T, timeout: float) -> bool:
+        """Hand over a frame, waiting up to ``timeout`` s for room: for sources that may wait (a file
+        decoded as fast as possible), never for a camera. False when there was no room in time."""
+        with self._cond:
+            if not self._cond.wait_for(lambda: self._frames < self.capacity, timeout):
+                return False
+            self._items.append(item)
+            self._frames += 1
+            self.pushed += 1
+            self.high_water = max(self.high_water, self._frames)
+            self._cond.notify_all()
             return True
 
     def push_control(self, item: T) -> None:
         """A control item: always accepted, never dropped, not counted against the capacity."""
         with self._cond:
             self._items.append(item)
-            self._cond.notify()
+            self._cond.notify_all()
 
     def pop(self, timeout: float) -> tuple[bool, T | None]:
         """``(True, item)``, or ``(False, None)`` when nothing arrived within ``timeout`` seconds."""
@@ -52,6 +66,7 @@ class FrameRing(Generic[T]):
             item = self._items.popleft()
             if not isinstance(item, Control):
                 self._frames -= 1
+                self._cond.notify_all()
             return True, item
 
     def __len__(self) -> int:

@@ -112,6 +112,7 @@ class RecordingSession:
         microphone: AudioInput | None = None,
         disk_probe: DiskProbe = free_bytes,
         on_notice: Callable[[Notice], None] | None = None,
+        writer_factory: Callable[[SegmentSpec], SegmentWriter] = SegmentWriter,
     ) -> None:
         self.bundle = Path(bundle_dir)
         self.source = source
@@ -119,6 +120,7 @@ class RecordingSession:
         self.clock: Clock = clock or SystemClock()
         self.microphone = microphone
         self.on_notice = on_notice
+        self._writer_factory = writer_factory
         cfg = self.config
         self.ring: FrameRing[Frame | Control] = FrameRing(cfg.ring_frames)
         self.tap = LiveTap(cfg.tap_width, every=cfg.tap_every)
@@ -329,7 +331,11 @@ class RecordingSession:
                 self.captured += 1
                 if self._state == "source lost":
                     self._state = "recording"
-                self.ring.push(frame)
+                if src.live:
+                    self.ring.push(frame)  # never waits: a full ring drops the frame and counts it
+                else:
+                    while not self.ring.push_wait(frame, 0.2) and not self._stop.is_set():
+                        pass
         except BaseException as e:  # never leave the writer waiting
             log.exception("reader failed")
             self.request_stop(f"reader failed: {e}")
@@ -353,7 +359,7 @@ class RecordingSession:
         audio = self.source.audio_for(frame) or self.microphone
         h, w = frame.image.shape[:2]
         spec = SegmentSpec(self.bundle / rel, (w, h), fps, start_n / fps, audio, self.config.encoder)
-        writer = SegmentWriter(spec)
+        writer = self._writer_factory(spec)
         with self._lock:
             self._segments.append(rel)
             self._current = rel

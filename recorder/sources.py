@@ -61,6 +61,12 @@ class FrameSource(Protocol):
     name: str
 
     @property
+    def live(self) -> bool:
+        """True for a source that cannot wait (a camera, anything paced in real time): its frames are
+        dropped and counted when the recorder falls behind. False: the recorder makes it wait."""
+        ...
+
+    @property
     def size(self) -> tuple[int, int]:
         """(width, height) of the frames; known after ``open()``."""
         ...
@@ -93,13 +99,14 @@ def parse_size(text: str) -> tuple[int, int]:
 class _Pacer:
     """Frame ``i`` is due at ``t0 + i / rate``; a source that falls behind skips ahead like a camera."""
 
-    def __init__(self, clock: Clock, rate: float) -> None:
+    def __init__(self, clock: Clock, rate: float, first: int = 0) -> None:
         self.clock = clock
         self.rate = rate
+        self.first = first
         self.t0 = clock.monotonic()
 
     def wait(self, i: int) -> float:
-        due = self.t0 + i / self.rate
+        due = self.t0 + (i - self.first) / self.rate
         now = self.clock.monotonic()
         if due > now:
             self.clock.sleep(due - now)
@@ -124,6 +131,10 @@ class TestPatternSource:
     __test__ = False  # not a pytest class
 
     @property
+    def live(self) -> bool:
+        return self.realtime
+
+    @property
     def size(self) -> tuple[int, int]:
         return self.size_wh
 
@@ -136,7 +147,7 @@ class TestPatternSource:
         hues = (np.arange(w * 2) * 180 // (w // 2 + 1)) % 180
         hsv = np.stack([hues, np.full_like(hues, 200), np.full_like(hues, 230)], axis=-1).astype(np.uint8)
         self._row = cv2.cvtColor(hsv[None], cv2.COLOR_HSV2RGB)[0]
-        self._pacer = _Pacer(self.clock, self.rate)
+        self._pacer = _Pacer(self.clock, self.rate, first=self._i)
 
     def read(self) -> Frame:
         if self._pacer is None or self._row is None:
@@ -145,11 +156,11 @@ class TestPatternSource:
         i = self._i
         if self.realtime:
             t = self._pacer.wait(i)
-            behind = int((t - self._pacer.t0) * self.rate) - i
+            behind = int((t - self._pacer.t0) * self.rate) - (i - self._pacer.first)
             if behind > 1:  # fell behind: skip like a camera would
                 i += behind
         else:
-            t = self._pacer.t0 + i / self.rate
+            t = self._pacer.t0 + (i - self._pacer.first) / self.rate
         self._i = i + 1
         shift = (i * 4) % w
         img = np.broadcast_to(self._row[shift : shift + w], (h, w, 3)).copy()
@@ -198,6 +209,10 @@ class FileSource:
         self._loop_offset = 0.0
         self._last_pts = 0.0
         self._first_pts: float | None = None
+
+    @property
+    def live(self) -> bool:
+        return self.speed is not None
 
     @property
     def size(self) -> tuple[int, int]:

@@ -12,8 +12,9 @@ import pytest
 from recorder.sources import Frame, SourceError, SourceLost, TestPatternSource
 
 
-def make_clip(path: Path, *, seconds: float = 2.0, size: tuple[int, int] = (160, 120), fps: int = 30,
-              audio: bool = True) -> Path:  # fmt: skip
+def make_clip(
+    path: Path, *, seconds: float = 2.0, size: tuple[int, int] = (160, 120), fps: int = 30, audio: bool = True
+) -> Path:
     """An H.264 clip whose frame i has grey level (i * 8) % 256 and, optionally, an AAC track: a 440 Hz
     tone, loud from 0.5 s to 1.0 s of the file and faint elsewhere (tests can tell where audio came from)."""
     w, h = size
@@ -39,8 +40,9 @@ def make_clip(path: Path, *, seconds: float = 2.0, size: tuple[int, int] = (160,
             for k in range(0, total, chunk):
                 t = (np.arange(k, min(total, k + chunk)) / sr).astype(np.float32)
                 amp = np.where((t >= 0.5) & (t < 1.0), 0.5, 0.02).astype(np.float32)
-                af = av.AudioFrame.from_ndarray((amp * np.sin(2 * np.pi * 440 * t))[None], format="flt",
-                                                layout="mono")  # fmt: skip
+                af = av.AudioFrame.from_ndarray(
+                    (amp * np.sin(2 * np.pi * 440 * t))[None], format="flt", layout="mono"
+                )
                 af.sample_rate = sr
                 af.pts = k
                 af.time_base = Fraction(1, sr)

@@ -124,9 +124,12 @@ def test_list_cameras_reads_v4l2(tmp_path: Path) -> None:
 def test_camera_pipe_delivers_and_reports_loss() -> None:
     """The camera path (ffmpeg child → raw pipe → reader thread) with a synthetic input instead of V4L2."""
     src = CameraSource(
-        "lavfi", size=(128, 96), fps=25.0, stall_s=3.0,
+        "lavfi",
+        size=(128, 96),
+        fps=25.0,
+        stall_s=3.0,
         input_args=["-re", "-f", "lavfi", "-i", "testsrc2=size=128x96:rate=25"],
-    )  # fmt: skip
+    )
     src.open()
     try:
         frames = [src.read() for _ in range(5)]

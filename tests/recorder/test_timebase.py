@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from pathlib import Path
 
 import pytest
@@ -84,3 +85,16 @@ def test_ring_drops_and_counts_when_full_but_never_drops_control() -> None:
     assert isinstance(items[2], SourceGap) and isinstance(items[3], EndOfStream)
     assert ring.pop(0.01) == (False, None)
     assert ring.push("d")  # room again after the frames were taken
+
+
+def test_ring_push_wait_waits_for_room() -> None:
+    ring: FrameRing[object] = FrameRing(1)
+    assert ring.push("a")
+    assert not ring.push_wait("b", 0.05)  # still full: gave up after the timeout, nothing dropped
+    assert ring.dropped == 0
+    got: list[object] = []
+    t = threading.Thread(target=lambda: got.append(ring.push_wait("b", 5.0)))
+    t.start()
+    assert ring.pop(1.0) == (True, "a")
+    t.join()
+    assert got == [True] and ring.pop(1.0) == (True, "b")

@@ -71,8 +71,14 @@ def test_killed_ffmpeg_is_reported_and_the_file_keeps_what_was_flushed(tmp_path:
 
 
 def test_audio_of_a_file_passes_through(tmp_path: Path, clip: Path) -> None:
-    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 1.0, audio=FileAudio(clip, offset_s=0.5),
-                       encoder=EncoderSettings("ultrafast"))  # fmt: skip
+    spec = SegmentSpec(
+        tmp_path / "s.mkv",
+        (W, H),
+        FPS,
+        1.0,
+        audio=FileAudio(clip, offset_s=0.5),
+        encoder=EncoderSettings("ultrafast"),
+    )
     w = SegmentWriter(spec)
     for i in range(30):
         w.write(grey(i))
