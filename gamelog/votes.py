@@ -279,7 +279,7 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
             voters = tuple(sorted(set(counted) | set(dflt)))
             counts[c] = len(voters)
             ann = _announced(w)
-            if ann is not None and ann != len(voters):
+            if ann is not None and ann not in (len(voters), len(counted)):
                 f.disagree(
                     w.count.t if w.count else w.call.t,
                     f"host announced {ann} for seat {c}, counted {len(voters)}",

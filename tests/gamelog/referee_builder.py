@@ -154,8 +154,9 @@ class Game:
         onset: int | None = None,
         lift_all: bool = True,
     ) -> dict[str, Any]:
-        """A window judged by vision: ``downs`` {seat: ms after the call}; hands rise 1.5 s after the stop
-        unless ``ups`` says when (ms after the call). Returns ids: call, stop, down:{seat}, up:{seat}."""
+        """A window judged by vision: ``downs`` {seat: ms after the call}; the host announces the count
+        0.8 s after the stop (``count``, default: the hands before the stop) and hands rise 1.5 s after
+        the stop unless ``ups`` says when (ms after the call). Returns ids: call, stop, down, up."""
         start = self.t
         ids: dict[str, Any] = {"call": self.call(candidate, round), "down": {}, "up": {}}
         for s, off in downs.items():
@@ -173,8 +174,9 @@ class Game:
         if onset is not None:
             ids["onset"] = self.add("speech_onset", t=stop_t - onset, src="audio", ref=ids["stop"], conf=0.9)
         count_t = stop_t + 800
-        if count is not None:
-            self.add("vote_count", t=count_t, candidate=candidate, count=count)
+        if count is None:  # the host announces what he saw before his keystroke
+            count = sum(1 for off in downs.values() if off < window)
+        self.add("vote_count", t=count_t, candidate=candidate, count=count)
         ups = dict(ups or {})
         if lift_all:
             for s in downs:

@@ -1,0 +1,255 @@
+"""Vision fusion: hands → votes per window, late votes, hand lifts, gestures, confidence, precedence,
+voids, the spoken "Спасибо" and the live count (000 4.6, 4.7, 4.8, 4.10, 6.1.12, 8.1.4; 001 voting 7;
+002 7; 003 federation section; 003 SHOWTIME)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gamelog.fusion import live_vote_check
+from gamelog.rules import FEDERATION
+from tests.gamelog.referee_builder import Game
+
+
+def rules_of(state: dict[str, object]) -> list[tuple[str, int | None]]:
+    return [(v["rule"], v["seat"]) for v in state["violations"]]  # type: ignore[index, attr-defined]
+
+
+def day_with_two_candidates(rules: str = "federation") -> Game:
+    g = Game(rules)
+    g.discussion(noms={1: 4, 6: 9})
+    return g
+
+
+def votes(state: dict[str, object]) -> list[dict[str, object]]:
+    return state["days"][0]["votes"]  # type: ignore[index, no-any-return]
+
+
+@pytest.mark.parametrize(("offset", "counted"), [(1999, True), (2000, False), (2300, False)])
+def test_hand_at_spasibo_is_late_000_4_6(offset: int, counted: bool) -> None:
+    """000 4.6 / 002 7 / 003 federation section: a hand placed with or after "Спасибо" does not count;
+    exactly at the vote_stop's t is late."""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 2: 500, 3: offset})
+    g.hands(9, {5: 300})
+    state = g.json()
+    v4 = votes(state)[0]
+    assert (3 in v4["voters"]) is counted
+    assert (3 in v4["late"]) is not counted
+    assert (("000 4.6", 3) in rules_of(state)) is not counted
+    if not counted:
+        assert 3 in votes(state)[1]["defaulted"]  # 000 4.9: the late voter is defaulted
+
+
+def test_spoken_spasibo_closes_the_window_and_timing_changes_are_listed() -> None:
+    """CONTRACT: the window closes at the speech_onset of "Спасибо" (the keystroke lags 150–300 ms); a
+    hand between the onset and the keystroke is late, and listed in ``timing_changes``."""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 2: 1850}, onset=250)  # onset at 1750, keystroke at 2000
+    g.hands(9, {5: 300})
+    state = g.json()
+    v4 = votes(state)[0]
+    assert v4["voters"] == [1] and v4["late"] == [2]
+    assert [(c["seat"], c["by_keystroke"], c["by_onset"]) for c in state["timing_changes"]] == [
+        (2, "vote", "late")
+    ]
+
+
+def test_two_hands_from_one_seat_are_one_vote_000_4_8() -> None:
+    """000 4.8: a seat's hand landing twice in one window (lifted and put back, or seen twice) is one vote."""
+    g = day_with_two_candidates()
+    start = g.t
+    g.hands(4, {1: 300, 2: 400}, ups={1: 600}, lift_all=True)
+    g.add("hand_down", t=start + 900, src="vision", seat=1, gesture="thumb_up", conf=0.9)
+    g.add("hand_down", t=start + 1200, src="vision", seat=2, gesture="thumb_up", conf=0.9)  # re-detection
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1, 2]
+    # seat 1 lifted the hand before the count: 000 4.10 (vote counts, a foul by the rules)
+    assert ("000 4.10", 1) in rules_of(state)
+
+
+def test_vote_for_two_candidates_by_vision_000_4_8() -> None:
+    """000 4.8: a seat whose hand lands in two windows of one round: the first stands."""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 3: 400})
+    g.hands(9, {1: 300, 5: 300})
+    state = g.json()
+    assert 1 not in votes(state)[1]["voters"] and 1 in votes(state)[0]["voters"]
+    assert ("000 4.8", 1) in rules_of(state)
+
+
+def test_hand_resting_from_the_previous_window_is_not_a_new_vote() -> None:
+    """CONTRACT: a hand still resting from an earlier window is not a new vote — even when the analyser
+    reports it again."""
+    g = day_with_two_candidates()
+    start = g.t
+    g.hands(4, {1: 300, 3: 400}, lift_all=False, ups={1: 2400})  # seat 3 leaves the hand on the table
+    second = g.t
+    g.hands(9, {5: 300})
+    g.add("hand_down", t=second + 500, src="vision", seat=3, gesture="thumb_up", conf=0.9)  # re-detection
+    state = g.json()
+    assert start < second
+    assert 3 in votes(state)[0]["voters"] and 3 not in votes(state)[1]["voters"]
+    assert ("000 4.8", 3) not in rules_of(state)
+
+
+def test_seat_that_left_neither_votes_nor_defaults() -> None:
+    """CONTRACT: seats that have left neither vote nor default, even if a hand shows in their zone."""
+    g = day_with_two_candidates()
+    g.add("disqualify", seat=4, reason="insult")  # a candidate: still voted (000 11.2)
+    g.tick(500)
+    g.hands(4, {1: 300, 4: 350})
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1]
+    assert 4 not in votes(state)[1]["defaulted"]
+
+
+@pytest.mark.parametrize(
+    ("rules", "counted"), [("federation", True), ("club", True), ("showtime", False), ("novosibirsk", True)]
+)
+def test_tied_player_votes_in_the_revote_by_vision_003_federation_section(rules: str, counted: bool) -> None:
+    """000 4.13 vs 003 federation section (SHOWTIME preset): a tied player's hand in the re-vote."""
+    g = Game(rules)
+    g.discussion(noms={1: 4, 6: 9}, order=range(1, 11))
+    g.hands(4, {1: 300, 3: 300, 6: 300, 7: 300, 10: 300})
+    g.hands(9, {2: 300, 5: 300, 8: 300, 9: 300})
+    g.hands(4, {1: 300, 2: 300, 3: 300, 6: 300, 10: 300, 9: 300}, "revote")
+    g.hands(9, {5: 300, 7: 300, 8: 300}, "revote")
+    state = g.json()
+    revote_4 = votes(state)[2]
+    assert (9 in revote_4["voters"]) is counted
+    assert (("003", 9) in rules_of(state)) is not counted
+    assert state["days"][0]["eliminated"] == [4]
+
+
+@pytest.mark.parametrize(
+    ("rules", "lift_at", "clause"),
+    [
+        ("federation", 2600, "000 4.10"),  # 000 4.10, 6.1.12, 8.1.4: vote counts, foul
+        ("club", 2600, "001 voting 7"),  # vote counts, a remark
+        ("showtime", 1500, "003 SHOWTIME"),  # lifted before Спасибо: removal
+        ("showtime", 2600, "003"),  # lifted after Спасибо, before the count: a remark
+    ],
+)
+def test_hand_lift_before_the_count_000_4_7_4_10(rules: str, lift_at: int, clause: str) -> None:
+    """000 4.7 (keep the hand down until the count), 000 4.10, 000 6.1.12, 000 8.1.4 (foul), 001 voting 7
+    (remark), 003 SHOWTIME (removal if lifted before "Спасибо"): the vote counts, the lift is a
+    violation and needs review until a foul or a confirm; a lift after the count is fine."""
+    g = day_with_two_candidates(rules)
+    ids = g.hands(4, {1: 300, 3: 300}, ups={1: lift_at, 3: 3500}, count=2)
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1, 3]
+    assert rules_of(state) == [(clause, 1)]
+    assert [r["ref"] for r in state["needs_review"]] == [ids["up"][1]]
+    assert state["fouls"] == {}
+    g.add("foul", seat=1, reason="hand lifted during the vote")
+    state = g.json()
+    assert state["needs_review"] == [] and state["fouls"] == {"1": 1}
+
+
+def test_lift_confirmed_by_a_judge_clears_the_review() -> None:
+    """A judge's ``confirm`` of the hand_up clears it from needs_review; the violation stays."""
+    g = day_with_two_candidates()
+    ids = g.hands(4, {1: 300}, ups={1: 2600}, count=1)
+    g.hands(9, {5: 300})
+    g.add("confirm", src="judge", ref=ids["up"][1], reason="seen on video")
+    state = g.json()
+    assert state["needs_review"] == [] and ("000 4.10", 1) in rules_of(state)
+
+
+@pytest.mark.parametrize("gesture", ["palm", "point", "other"])
+def test_wrong_hand_shape_is_counted_and_flagged(gesture: str) -> None:
+    """000 4.6: a fist (thumb up recommended); a palm or a finger is counted — the hand touched the table
+    (002 7) — and flagged for the judge."""
+    g = day_with_two_candidates()
+    ids = g.hands(4, {1: 300}, gesture=gesture)
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1]
+    assert [(r["seat"], r["ref"]) for r in state["needs_review"]] == [(1, ids["down"][1])]
+    assert gesture in state["needs_review"][0]["what"]
+
+
+def test_low_confidence_is_counted_and_listed_until_confirmed() -> None:
+    """A detection below the rule set's ``vision_min_conf`` is counted and listed for review with its t
+    and ref; a judge's confirm clears it, a void removes the vote."""
+    g = day_with_two_candidates()
+    ids = g.hands(4, {1: 300}, conf=0.4)
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1]
+    assert state["needs_review"][0]["ref"] == ids["down"][1] and "0.40" in state["needs_review"][0]["what"]
+    assert g.json(vision_min_conf=0.3)["needs_review"] == []
+    g2 = Game()
+    g2.lines = list(g.lines)
+    g2.add("confirm", src="judge", ref=ids["down"][1])
+    assert g2.json()["needs_review"] == []
+    g.add("void", src="judge", ref=ids["down"][1], reason="a shadow")
+    state = g.json()
+    assert votes(state)[0]["voters"] == [] and 1 in votes(state)[1]["defaulted"]
+
+
+def test_precedence_judge_host_vision_and_voids() -> None:
+    """CONTRACT precedence per window: judge votes > host votes (compared with vision) > vision; voiding
+    the host's votes brings vision's back."""
+    g = day_with_two_candidates()
+    start = g.t
+    ids = g.hands(4, {1: 300, 2: 300, 3: 300, 7: 300, 10: 300, 6: 300}, count=5)
+    host = [g.add("vote", t=start + 2500 + i, seat=s, candidate=4) for i, s in enumerate((1, 2, 3, 7, 10))]
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["source"] == "host" and votes(state)[0]["voters"] == [1, 2, 3, 7, 10]
+    assert [(d["what"], d["seats"]) for d in state["disagreements"]] == [
+        ("host counted 5 for seat 4, vision saw 6", [6])
+    ]
+    # a judge's votes alone count
+    g2 = Game()
+    g2.lines = list(g.lines)
+    g2.add("vote", t=start + 3000, src="judge", seat=8, candidate=4)
+    assert votes(g2.json())[0]["voters"] == [8] and votes(g2.json())[0]["source"] == "judge"
+    # voiding the host's votes brings vision back
+    for h in host:
+        g.add("void", src="judge", ref=h, reason="host mistyped")
+    state = g.json()
+    assert votes(state)[0]["source"] == "vision" and votes(state)[0]["voters"] == [1, 2, 3, 6, 7, 10]
+    assert state["days"][0]["eliminated"] == [4] and ids["call"]
+
+
+def test_judge_moves_the_spasibo() -> None:
+    """A judge voids the host's vote_stop and enters his own (from the video): the window closes there."""
+    g = day_with_two_candidates()
+    start = g.t
+    ids = g.hands(4, {1: 300, 2: 1900})
+    g.hands(9, {5: 300})
+    assert votes(g.json())[0]["voters"] == [1, 2]
+    g.add("void", src="judge", ref=ids["stop"], reason="Спасибо was earlier")
+    g.add("vote_stop", t=start + 1800, src="judge")
+    state = g.json()
+    assert votes(state)[0]["voters"] == [1] and votes(state)[0]["late"] == [2]
+    # voiding the void brings the host's stop back
+    g.add("void", src="judge", ref=g.lines[-3]["id"], reason="reconsidered")
+    g.lines = [x for x in g.lines if not (x["type"] == "vote_stop" and x["src"] == "judge")]
+    assert votes(g.json())[0]["voters"] == [1, 2]
+
+
+def test_missing_void_target_is_reported() -> None:
+    """CONTRACT: a judge event whose ref no longer exists is reported, never dropped silently."""
+    g = day_with_two_candidates()
+    g.add("void", src="judge", ref="v9999", reason="old analyser id")
+    state = g.json()
+    assert any("v9999" in r["what"] for r in state["needs_review"])
+
+
+def test_live_vote_check_counts_the_window_just_closed() -> None:
+    """The record console's check: the vision count of the window that closed last, with late hands."""
+    g = day_with_two_candidates()
+    start = g.t
+    g.hands(4, {1: 300, 2: 600, 3: 2000, 6: 1999})
+    events = g.events()
+    assert live_vote_check(events, rules=FEDERATION, seats=range(1, 11), upto_t=start + 1000) is None
+    live = live_vote_check(events, rules=FEDERATION, seats=range(1, 11), upto_t=start + 2400)
+    assert live is not None
+    assert (live.candidate, live.count, live.voters, live.late) == (4, 3, (1, 2, 6), (3,))
