@@ -3,8 +3,9 @@
 :func:`referee` sorts the events into one total order (media time, the contract's same-t order, then
 the event's own JSON), so the result never depends on the order of the input. It applies judge
 ``void``\\ s (a voided void brings its target back) and ``confirm``\\ s, splits the log into phases at
-the host's ``night`` / ``day`` marks and walks them: fouls and removals as they come, each day's
-speaking order, nominations and vote (:mod:`gamelog.votes`), each night's shots and checks
+the host's ``night`` / ``day`` marks and walks them: fouls and removals as they come
+(:mod:`gamelog.table`), each day's speaking order and nominations (:mod:`gamelog.days`) and vote
+(:mod:`gamelog.votes`, hands read by :mod:`gamelog.fusion`), each night's shots and checks
 (:mod:`gamelog.nights`), and the win conditions after every change. What it finds goes to
 ``violations`` (with the clause), ``needs_review`` and ``disagreements``; the output shape is in
 :mod:`gamelog.state`.
@@ -20,45 +21,33 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from gamelog.days import referee_day
 from gamelog.events import (
-    BestMove,
     Confirm,
     Day,
-    Disqualify,
     DonCheck,
     Event,
-    Foul,
     HandDown,
     HandUp,
     HeadUp,
     Night,
     NightMotion,
-    Nominate,
     Roles,
     SheriffCheck,
     Shot,
     ShotCall,
-    Speech,
-    SpeechOnset,
-    TeamLoss,
     Void,
-    Vote,
     VoteCall,
-    VoteCount,
-    VoteStop,
-    Withdraw,
     event_to_json,
     sort_key,
 )
 from gamelog.findings import Findings
-from gamelog.fusion import build_windows, hand_tracks
 from gamelog.nights import NightInput, referee_night
 from gamelog.rules import FEDERATION, RuleSet, rules_for
-from gamelog.state import BestMoveResult, DayResult, GameState, NightResult, Removal
-from gamelog.votes import VoteContext, run_vote
+from gamelog.state import DayResult, GameState, NightResult
+from gamelog.table import Phase, Table, common_event
 
 __all__ = ["referee", "referee_bundle"]
 
@@ -67,124 +56,6 @@ _SEAT_FIELDS = ("seat", "by", "target", "don", "sheriff")
 
 def _total_key(ev: Event) -> tuple[int, int, str]:
     return (*sort_key(ev), json.dumps(event_to_json(ev), sort_keys=True, ensure_ascii=False, default=str))
-
-
-def _ordinal(n: int) -> str:
-    return f"{n}{'st' if n == 1 else 'nd' if n == 2 else 'rd' if n == 3 else 'th'}"
-
-
-@dataclass
-class _Phase:
-    kind: str  # "pre" | "night" | "day"
-    n: int
-    t: int
-    events: list[Event] = field(default_factory=list)
-    end_t: int = 0
-
-
-@dataclass
-class _Game:
-    """The mutable state of one referee run."""
-
-    rules: RuleSet
-    seats: tuple[int, ...]
-    f: Findings
-    fouls_by_seat: dict[int, list[Foul]]
-    black: frozenset[int] | None = None
-    don: int | None = None
-    sheriff: int | None = None
-    roles: dict[int, str] = field(default_factory=dict)
-    alive: set[int] = field(default_factory=set)
-    fouls: dict[int, int] = field(default_factory=dict)
-    removed: list[Removal] = field(default_factory=list)
-    eliminated: list[int] = field(default_factory=list)
-    killed: list[int] = field(default_factory=list)
-    winner: str | None = None
-    win_reason: str | None = None
-    ended_t: int | None = None
-    silence_next: set[int] = field(default_factory=set)
-    misses: int = 0
-    prev_opener: int | None = None
-    best_move: BestMoveResult | None = None
-    first_kill: int | None = None
-    # per-day context
-    day_removals: dict[int, int] = field(default_factory=dict)
-    spoken: set[int] = field(default_factory=set)
-    discussion_over: bool = True
-    day_silenced: set[int] | None = None
-
-    def win(self, t: int, winner: str, reason: str) -> None:
-        if self.winner is None:
-            self.winner, self.win_reason, self.ended_t = winner, reason, t
-
-    def check_win(self, t: int) -> None:
-        if self.black is None or self.winner is not None:
-            return
-        black = self.alive & self.black
-        red = self.alive - self.black
-        if not black:
-            self.win(t, "red", "every black player has left (001 basics 3)")
-        elif len(black) >= len(red):
-            self.win(t, "black", "black and red are equal in number at the table (001 basics 3)")
-
-    def team_of(self, seat: int) -> str | None:
-        if self.black is None:
-            return None
-        return "black" if seat in self.black else "red"
-
-    def remove(self, t: int, seat: int, why: str, rule: str) -> None:
-        if seat not in self.alive:
-            return
-        self.alive.discard(seat)
-        self.removed.append(Removal(seat, why, t, rule))
-        self.day_removals[seat] = t
-        self.check_win(t)
-
-    def penalty(self, ev: Event) -> None:
-        """Fouls, disqualifications and team losses, in time order (000 7.4, 7.5, 9.1, 10)."""
-        rules, f = self.rules, self.f
-        if isinstance(ev, TeamLoss):
-            team = self.team_of(ev.seat)
-            if team is None:
-                f.review(ev.t, ev.seat, "team loss entered but the roles are unknown", ev.id)
-                return
-            other = "red" if team == "black" else "black"
-            self.win(ev.t, other, f"team loss: seat {ev.seat} ({ev.reason or 'no reason given'}) (000 10)")
-            return
-        if isinstance(ev, Disqualify):
-            if ev.seat not in self.alive:
-                f.review(ev.t, ev.seat, "disqualification of a seat that has left", ev.id)
-                return
-            why = "disqualified" + (f": {ev.reason}" if ev.reason else "")
-            self.remove(ev.t, ev.seat, why, "000 9.1")
-            return
-        if not isinstance(ev, Foul):
-            return
-        if ev.seat not in self.alive:
-            f.review(ev.t, ev.seat, "foul for a seat that has left", ev.id)
-            return
-        n = self.fouls.get(ev.seat, 0) + 1
-        self.fouls[ev.seat] = n
-        if n == rules.fouls_to_remove:
-            if rules.fourth_foul_at_four_team_loss and len(self.alive) == 4:
-                team = self.team_of(ev.seat)
-                self.remove(ev.t, ev.seat, f"{_ordinal(n)} foul", "000 10.3")
-                if team is not None:
-                    other = "red" if team == "black" else "black"
-                    self.winner = None
-                    self.win(
-                        ev.t,
-                        other,
-                        f"team loss: {_ordinal(n)} foul of seat {ev.seat} with four at the table (000 10.3)",
-                    )
-                return
-            clause = "000 7.5" if rules.fouls_to_remove == 4 else "004"
-            self.remove(ev.t, ev.seat, f"{_ordinal(n)} foul", clause)
-        elif rules.fouls_to_silence is not None and n == rules.fouls_to_silence:
-            if not self.discussion_over and ev.seat not in self.spoken and self.day_silenced is not None:
-                self.day_silenced.add(ev.seat)
-            else:
-                self.silence_next.add(ev.seat)
 
 
 def _prepare(
@@ -243,8 +114,8 @@ def _bad_seat(e: Event, seats: frozenset[int]) -> int | None:
     return None
 
 
-def _phases(evs: Sequence[Event], f: Findings) -> list[_Phase]:
-    phases = [_Phase("pre", 0, evs[0].t if evs else 0)]
+def _phases(evs: Sequence[Event], f: Findings) -> list[Phase]:
+    phases = [Phase("pre", 0, evs[0].t if evs else 0)]
     expect: tuple[str, int] | None = ("night", 0)
     for e in evs:
         if isinstance(e, Night | Day):
@@ -254,7 +125,7 @@ def _phases(evs: Sequence[Event], f: Findings) -> list[_Phase]:
                     e.t, None, f"host mark {kind} {e.n} where {expect[0]} {expect[1]} was expected", e.id
                 )
             expect = ("day", e.n + 1) if kind == "night" else ("night", e.n)
-            phases.append(_Phase(kind, e.n, e.t))
+            phases.append(Phase(kind, e.n, e.t))
         else:
             phases[-1].events.append(e)
     end = (evs[-1].t + 1) if evs else 0
@@ -263,7 +134,7 @@ def _phases(evs: Sequence[Event], f: Findings) -> list[_Phase]:
     return phases
 
 
-def _roles(evs: Sequence[Event], g: _Game) -> None:
+def _roles(evs: Sequence[Event], g: Table) -> None:
     roles = [e for e in evs if isinstance(e, Roles)]
     if not roles:
         return
@@ -282,27 +153,7 @@ def _roles(evs: Sequence[Event], g: _Game) -> None:
         )
 
 
-def _generic(g: _Game, e: Event, phase: _Phase) -> None:
-    """Events any phase may hold."""
-    if isinstance(e, Foul | Disqualify | TeamLoss):
-        g.penalty(e)
-    elif isinstance(e, BestMove):
-        black = None if g.black is None else sum(1 for s in e.suspects if s in g.black)
-        if g.best_move is None:
-            g.best_move = BestMoveResult(e.t, e.seat, tuple(e.suspects), black)
-            if g.first_kill is not None and e.seat != g.first_kill:
-                g.f.violation(
-                    e.t,
-                    e.seat,
-                    "001 voting 12",
-                    "best move by a player who was not the first-night victim",
-                    e.id,
-                )
-        else:
-            g.f.review(e.t, e.seat, "a second best move entered", e.id)
-
-
-def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
+def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
     f, rules = g.f, g.rules
     if p.kind == "pre" or p.n == 0:
         for e in p.events:
@@ -325,7 +176,7 @@ def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
             elif isinstance(e, VoteCall):
                 f.review(e.t, None, "vote call outside a day", e.id)
             _night_vision(g, e)
-            _generic(g, e, p)
+            common_event(g, e)
         return None
     calls = [e for e in p.events if isinstance(e, ShotCall)]
     first_call = min((c.t for c in calls), default=p.t)
@@ -338,7 +189,7 @@ def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
             alive_at_shooting = frozenset(g.alive)
         e = pending.pop(0)
         _night_vision(g, e)
-        _generic(g, e, p)
+        common_event(g, e)
     if g.winner is not None:
         return None
     alive = alive_at_shooting if alive_at_shooting is not None else frozenset(g.alive)
@@ -349,7 +200,7 @@ def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
         if g.winner is not None:
             break
         _night_vision(g, e)
-        _generic(g, e, p)
+        common_event(g, e)
     if res.killed is not None and res.killed in g.alive:
         g.alive.discard(res.killed)
         g.killed.append(res.killed)
@@ -362,7 +213,7 @@ def _night(g: _Game, p: _Phase, vision_present: bool) -> NightResult | None:
     return res
 
 
-def _night_vision(g: _Game, e: Event) -> None:
+def _night_vision(g: Table, e: Event) -> None:
     if isinstance(e, HeadUp) and e.seat in g.alive:
         g.f.violation(
             e.t, e.seat, "000 5.9", f"head up at night until {e.until} (peeking? 000 9.1.6 / 10.1)", e.id
@@ -371,248 +222,6 @@ def _night_vision(g: _Game, e: Event) -> None:
     elif isinstance(e, NightMotion) and e.seat in g.alive:
         g.f.violation(e.t, e.seat, "000 5.9", f"night movement: {e.kind}", e.id)
         g.f.review(e.t, e.seat, f"night movement: {e.kind}", e.id)
-
-
-def _opener(g: _Game, alive: set[int]) -> int | None:
-    order = sorted(g.seats)
-    if not alive:
-        return None
-    if g.prev_opener is None:
-        start = 0
-    else:
-        start = (order.index(g.prev_opener) + 1) % len(order) if g.prev_opener in order else 0
-    for i in range(len(order)):
-        s = order[(start + i) % len(order)]
-        if s in alive:
-            return s
-    return None
-
-
-def _day(
-    g: _Game, p: _Phase, all_events: Sequence[Event], tracks_src: Sequence[Event], vision_present: bool
-) -> DayResult:
-    f, rules = g.f, g.rules
-    alive_start = frozenset(g.alive)
-    opener = _opener(g, set(g.alive))
-    g.prev_opener = opener
-    silenced = {s for s in g.silence_next if s in g.alive}
-    g.silence_next -= silenced
-    if rules.silenced_with_three_gets_30s and len(g.alive) == 3:
-        silenced = set()
-    g.day_silenced = silenced
-    g.day_removals = {}
-    g.spoken = set()
-    g.discussion_over = False
-    order = sorted(g.seats)
-    rot = order[order.index(opener) :] + order[: order.index(opener)] if opener is not None else []
-
-    calls = [e for e in p.events if isinstance(e, VoteCall)]
-    stops = [e for e in p.events if isinstance(e, VoteStop)]
-    counts = [e for e in p.events if isinstance(e, VoteCount)]
-    stop_ids = {s.id for s in stops if s.id is not None}
-    onsets = [e for e in all_events if isinstance(e, SpeechOnset) and e.ref in stop_ids]
-    windows = build_windows(calls, stops, onsets, counts, p.end_t, rules)
-    first_call_t = windows[0].call.t if windows else None
-    vote_end_t = max(max(w.keystroke_t for w in windows), windows[-1].call.t) if windows else None
-
-    noms: list[tuple[int, int, int, int]] = []  # (by, target, t, speech_t)
-    withdrawn: list[tuple[int, int]] = []
-    speech_t: dict[int, int] = {}
-    first_speech_checked = False
-    resolved: tuple[tuple[Any, ...], tuple[int, ...], bool, str | None] | None = None
-
-    def resolve() -> tuple[tuple[Any, ...], tuple[int, ...], bool, str | None]:
-        return _resolve_vote(g, p, windows, noms, alive_start, tracks_src, vision_present)
-
-    for e in p.events:
-        if g.winner is not None:
-            break
-        if resolved is None and vote_end_t is not None and e.t > vote_end_t:
-            resolved = resolve()
-            if g.winner is not None:
-                break
-        if first_call_t is not None and e.t >= first_call_t:
-            g.discussion_over = True
-        if isinstance(e, Speech):
-            if g.discussion_over or e.seat not in g.alive:
-                continue  # tie speeches, last words
-            if not first_speech_checked:
-                first_speech_checked = True
-                if opener is not None and e.seat != opener:
-                    f.violation(
-                        e.t,
-                        e.seat,
-                        "000 3.2",
-                        f"day {p.n} opened by seat {e.seat}, seat {opener} opens it",
-                        e.id,
-                    )
-            if e.seat in silenced:
-                f.violation(e.t, e.seat, "000 7.4", "spoke although silenced by a third foul", e.id)
-            g.spoken.add(e.seat)
-            speech_t[e.seat] = e.t
-        elif isinstance(e, Nominate):
-            _nominate(g, p, e, noms, speech_t)
-        elif isinstance(e, Withdraw):
-            _withdraw(g, e, noms, withdrawn, speech_t)
-        elif isinstance(e, DonCheck | SheriffCheck | Shot | ShotCall):
-            f.review(e.t, getattr(e, "seat", None), f"{e.TYPE} entered during day {p.n}", e.id)
-        else:
-            _generic(g, e, p)
-    if resolved is None and g.winner is None:
-        resolved = resolve()
-    rounds, elim, held, reason = resolved if resolved is not None else ((), (), False, "game over")
-    g.discussion_over = True
-    g.day_silenced = None
-    return DayResult(
-        day=p.n,
-        t=p.t,
-        nominations=tuple((b, t) for b, t, _, _ in noms),
-        withdrawn=tuple(withdrawn),
-        votes=rounds,
-        eliminated=elim,
-        speaking_order=tuple(s for s in rot if s in alive_start and s not in silenced),
-        silenced=tuple(sorted(silenced)),
-        vote_held=held,
-        no_vote_reason=reason,
-    )
-
-
-def _current_speech(speech_t: Mapping[int, int], t: int) -> tuple[int, int] | None:
-    """(seat, t) of the latest speech mark at or before t."""
-    best: tuple[int, int] | None = None
-    for seat, st in speech_t.items():
-        if st <= t and (best is None or st > best[1]):
-            best = (seat, st)
-    return best
-
-
-def _nominate(
-    g: _Game, p: _Phase, e: Nominate, noms: list[tuple[int, int, int, int]], speech_t: Mapping[int, int]
-) -> None:
-    f, rules = g.f, g.rules
-    if p.n == 1 and rules.day1 == "no_vote":
-        f.violation(
-            e.t, e.by, "002 host sheet", "nomination on day 1 (no nominations on the first day)", e.id
-        )
-        return
-    if g.discussion_over:
-        f.violation(e.t, e.by, "000 4.2", "nomination after the discussion ended", e.id)
-        return
-    if e.by not in g.alive:
-        f.review(e.t, e.by, f"nomination by seat {e.by}, who has left", e.id)
-        return
-    if e.target not in g.alive:
-        f.violation(e.t, e.by, "000 4.2", f"nominated seat {e.target}, who has left", e.id)
-        return
-    cur = _current_speech(speech_t, e.t)
-    sp = cur[1] if cur is not None else -1
-    mine = [i for i, n in enumerate(noms) if n[0] == e.by]
-    if mine:
-        i = mine[0]
-        if rules.nomination_counted == "last" and noms[i][3] == sp:
-            if e.target in {n[1] for n in noms}:
-                return
-            del noms[i]
-        else:
-            f.violation(
-                e.t,
-                e.by,
-                "000 4.4",
-                f"second nomination (seat {e.target}) on one day; the first stands",
-                e.id,
-            )
-            return
-    if e.target in {n[1] for n in noms}:
-        return  # already a candidate: the host does not accept it twice
-    noms.append((e.by, e.target, e.t, sp))
-
-
-def _withdraw(
-    g: _Game,
-    e: Withdraw,
-    noms: list[tuple[int, int, int, int]],
-    withdrawn: list[tuple[int, int]],
-    speech_t: Mapping[int, int],
-) -> None:
-    f = g.f
-    if not g.rules.withdrawal_allowed:
-        f.violation(
-            e.t, e.by, "000 4.3", f"withdrawal of seat {e.target} (not allowed: the nomination stands)", e.id
-        )
-        return
-    idx = next((i for i, n in enumerate(noms) if n[0] == e.by and n[1] == e.target), None)
-    if idx is None:
-        f.violation(e.t, e.by, "001 day 4", f"withdraws seat {e.target}, whom he did not nominate", e.id)
-        return
-    cur = _current_speech(speech_t, e.t)
-    if cur is None or cur[1] != noms[idx][3] or g.discussion_over:
-        f.violation(e.t, e.by, "001 day 4", "withdrawal outside the speech that made the nomination", e.id)
-        return
-    del noms[idx]
-    withdrawn.append((e.by, e.target))
-
-
-def _resolve_vote(
-    g: _Game,
-    p: _Phase,
-    windows: Sequence[Any],
-    noms: Sequence[tuple[int, int, int, int]],
-    alive_start: frozenset[int],
-    tracks_src: Sequence[Event],
-    vision_present: bool,
-) -> tuple[tuple[Any, ...], tuple[int, ...], bool, str | None]:
-    f, rules = g.f, g.rules
-    g.discussion_over = True
-    candidates = [t for _, t, _, _ in noms]
-    reason: str | None = None
-    after_t = None
-    cancel = sorted((t, s) for s, t in g.day_removals.items() if s not in candidates)
-    if p.n == 1 and rules.day1 == "no_vote":
-        reason = "002 host sheet"
-    elif not candidates:
-        reason = "no candidates"
-    elif len(candidates) == 1 and rules.single_candidate_never_voted:
-        reason = "003 federation section"
-    elif len(candidates) == 1 and p.n == 1 and rules.day1 == "single_not_voted":
-        reason = "000 4.11"
-    elif cancel and rules.removed_noncandidate_cancels_vote:
-        reason = "000 11.3"
-        after_t = cancel[0][0]
-    if reason is not None:
-        for w in windows:
-            if after_t is None or w.call.t >= after_t:
-                rule = "000 4.1" if reason == "no candidates" else reason
-                f.violation(
-                    w.call.t,
-                    None,
-                    rule,
-                    f"vote on {w.candidate} held although no vote is due ({reason})",
-                    w.call.id,
-                )
-        return (), (), False, reason
-    day_events = [e for e in tracks_src if p.t <= e.t < p.end_t]
-    fouls = [e for e in p.events if isinstance(e, Foul)]
-    removals = dict(g.day_removals)
-    ctx = VoteContext(
-        rules=rules,
-        windows=windows,
-        marks=[e for e in p.events if isinstance(e, Vote)],
-        tracks=hand_tracks(day_events),
-        vision_present=vision_present,
-        can_vote=lambda t: frozenset(s for s in alive_start if not (s in removals and removals[s] <= t)),
-        fouled_since=lambda seat, t: any(x.seat == seat and x.t >= t for x in fouls),
-        findings=f,
-        end_t=p.end_t,
-    )
-    outcome = run_vote(ctx, candidates)
-    elim: list[int] = []
-    for s in outcome.eliminated:
-        if s in g.alive:
-            g.alive.discard(s)
-            g.eliminated.append(s)
-            elim.append(s)
-    g.check_win(outcome.last_t)
-    return outcome.rounds, tuple(elim), bool(outcome.rounds), None
 
 
 def referee(
@@ -626,11 +235,7 @@ def referee(
         f.violation(
             0, None, "000 1.1" if rules.players_max == 10 else "004", f"{len(seat_t)} players at the table"
         )
-    fouls_by_seat: dict[int, list[Foul]] = {}
-    for e in evs:
-        if isinstance(e, Foul):
-            fouls_by_seat.setdefault(e.seat, []).append(e)
-    g = _Game(rules=rules, seats=seat_t, f=f, fouls_by_seat=fouls_by_seat, alive=set(seat_t))
+    g = Table(rules=rules, seats=seat_t, f=f, alive=set(seat_t))
     _roles(evs, g)
     vision_present = any(e.src == "vision" for e in evs)
     hands = [e for e in evs if isinstance(e, HandDown | HandUp)]
@@ -644,7 +249,7 @@ def referee(
                 f.review(p.t, None, f"{p.kind} {p.n} marked after the game was decided ({g.win_reason})")
             continue
         if p.kind == "day":
-            days.append(_day(g, p, evs, hands, vision_present))
+            days.append(referee_day(g, p, evs, hands, vision_present))
         else:
             res = _night(g, p, vision_present)
             if res is not None:
