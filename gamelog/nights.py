@@ -43,7 +43,9 @@ def shot_windows(calls: Sequence[ShotCall], rules: RuleSet) -> list[tuple[int, i
     return out
 
 
-def _vision_shots(night: NightInput, rules: RuleSet, f: Findings) -> tuple[dict[int, list[int]], set[int]]:
+def _vision_shots(
+    night: NightInput, rules: RuleSet, f: Findings, *, vision_decides: bool
+) -> tuple[dict[int, list[int]], set[int]]:
     windows = shot_windows([e for e in night.events if isinstance(e, ShotCall)], rules)
     shots: dict[int, list[int]] = {}
     between: set[int] = set()
@@ -66,7 +68,7 @@ def _vision_shots(night: NightInput, rules: RuleSet, f: Findings) -> tuple[dict[
         shots.setdefault(r.seat, []).append(hit)
         if r.gesture != "gun":
             f.review(r.t, r.seat, f"shot at {hit} seen as a {r.gesture}, not a finger-gun", r.id)
-        if r.conf < rules.vision_min_conf:
+        if vision_decides and r.conf < rules.vision_min_conf:
             f.review(r.t, r.seat, f"shot at {hit} seen with low confidence {r.conf:.2f} (counted)", r.id)
     return shots, between
 
@@ -87,7 +89,7 @@ def _mark_shots(night: NightInput, marks: Sequence[Shot], f: Findings) -> dict[i
 def referee_night(night: NightInput, rules: RuleSet, f: Findings) -> NightResult:
     judge = [e for e in night.events if isinstance(e, Shot) and e.src == "judge"]
     host = [e for e in night.events if isinstance(e, Shot) and e.src == "host"]
-    vision, between = _vision_shots(night, rules, f)
+    vision, between = _vision_shots(night, rules, f, vision_decides=not (judge or host))
     if judge or host:
         source = "judge" if judge else "host"
         shots = _mark_shots(night, judge or host, f)

@@ -71,45 +71,48 @@ def _marks_by_window(ctx: VoteContext) -> dict[int, list[Vote]]:
 
 
 def _window_votes(
-    ctx: VoteContext, idx: int, w: VoteWindow, marks: list[Vote], eligible: frozenset[int]
+    ctx: VoteContext, w: VoteWindow, marks: list[Vote], eligible: frozenset[int]
 ) -> tuple[dict[int, int], dict[int, int], str]:
     """(votes seat -> t, late seat -> t, source) for one window, with precedence and flags."""
-    reading = read_window(w, ctx.tracks, eligible | frozenset(ctx.can_vote(w.call.t)))
-    vision_votes = {s: hv for s, hv in reading.votes.items()}
-    _flag_hands(ctx, w, vision_votes)
-    _timing(ctx, w, eligible | frozenset(ctx.can_vote(w.call.t)))
+    seats = eligible | frozenset(ctx.can_vote(w.call.t))
+    reading = read_window(w, ctx.tracks, seats)
+    _timing(ctx, w, seats)
     judge = [m for m in marks if m.src == "judge"]
     host = [m for m in marks if m.src == "host"]
     chosen = judge or host
+    _flag_hands(ctx, w, reading.votes, vision_decides=not chosen)
+    votes: dict[int, int] = {}
     if chosen:
         source = "judge" if judge else "host"
-        votes: dict[int, int] = {}
         for m in sorted(chosen, key=lambda m: (m.t, m.id or "")):
             votes.setdefault(m.seat, m.t)
         if ctx.vision_present:
-            seen = set(vision_votes) & set(ctx.can_vote(w.call.t))
+            seen = set(reading.votes) & set(ctx.can_vote(w.call.t))
             if set(votes) != seen:
                 ctx.findings.disagree(
                     w.call.t,
                     f"{source} counted {len(votes)} for {_cand(w.candidate)}, vision saw {len(seen)}",
                     tuple(sorted(set(votes) ^ seen)),
                 )
-        return votes, {}, source
-    votes = {s: hv.down.t for s, hv in vision_votes.items()}
+    else:
+        votes = {s: hv.down.t for s, hv in reading.votes.items()}
+        source = "vision" if reading.votes or reading.late else "none"
     late = {s: d.t for s, d in reading.late.items() if s not in votes}
     for s, d in sorted(reading.late.items()):
         if s not in votes:
             ctx.findings.violation(
                 d.t, s, "000 4.6", f"vote for {_cand(w.candidate)} placed with or after Спасибо (late)", d.id
             )
-    return votes, late, ("vision" if votes or late else "none")
+    return votes, late, source
 
 
 def _cand(c: int | str) -> str:
     return "all leaving" if c == "all" else f"seat {c}"
 
 
-def _flag_hands(ctx: VoteContext, w: VoteWindow, votes: Mapping[int, HandVote]) -> None:
+def _flag_hands(
+    ctx: VoteContext, w: VoteWindow, votes: Mapping[int, HandVote], *, vision_decides: bool
+) -> None:
     rules = ctx.rules
     for seat, hv in sorted(votes.items()):
         d = hv.down
@@ -117,7 +120,7 @@ def _flag_hands(ctx: VoteContext, w: VoteWindow, votes: Mapping[int, HandVote]) 
             ctx.findings.review(
                 d.t, seat, f"voted for {_cand(w.candidate)} with a {d.gesture}, not a fist", d.id
             )
-        if d.conf < rules.vision_min_conf:
+        if vision_decides and d.conf < rules.vision_min_conf:
             ctx.findings.review(
                 d.t,
                 seat,
@@ -211,7 +214,7 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
             if w.stop is None:
                 f.review(w.call.t, None, f"no Спасибо mark after the call of {_cand(cand)}", w.call.id)
             eligible = frozenset(s for s in ctx.can_vote(w.close_t) if s not in tied)
-            votes, late, source = _window_votes(ctx, idx, w, marks.get(idx, []), eligible)
+            votes, late, source = _window_votes(ctx, w, marks.get(idx, []), eligible)
             counted: dict[int, int] = {}
             for seat, t in sorted(votes.items(), key=lambda kv: (kv[1], kv[0])):
                 if seat in tied:

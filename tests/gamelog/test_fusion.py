@@ -253,3 +253,19 @@ def test_live_vote_check_counts_the_window_just_closed() -> None:
     live = live_vote_check(events, rules=FEDERATION, seats=range(1, 11), upto_t=start + 2400)
     assert live is not None
     assert (live.candidate, live.count, live.voters, live.late) == (4, 3, (1, 2, 6), (3,))
+
+
+def test_late_hand_is_a_violation_even_when_the_host_counts_000_4_6() -> None:
+    """000 4.6: a hand after "Спасибо" breaks the rule whoever counts the window; a low-confidence hand
+    is only listed for review when vision decides the count."""
+    g = day_with_two_candidates()
+    start = g.t
+    g.hands(4, {1: 300, 2: 2100, 3: 500}, conf=0.5)
+    for i, s in enumerate((1, 3)):
+        g.add("vote", t=start + 2600 + i, seat=s, candidate=4)
+    g.hands(9, {5: 300})
+    g.add("vote", t=g.t - 3000, seat=5, candidate=9)
+    state = g.json()
+    assert votes(state)[0]["source"] == "host" and votes(state)[0]["voters"] == [1, 3]
+    assert ("000 4.6", 2) in rules_of(state) and votes(state)[0]["late"] == [2]
+    assert not any("low confidence" in r["what"] for r in state["needs_review"])
