@@ -584,12 +584,15 @@ class VideoTimeline:
         i = max(0, bisect.bisect_right(starts, t_ms) - 1)
         return self._segments[i]
 
-    def _frame_at_pts(self, seg: _Segment, pts: int) -> Frame | None:
+    def _frame_at_pts(self, seg: _Segment, pts: int, unless: Frame | None = None) -> Frame | None:
         pts = max(pts, seg.first_pts)
         for _ in range(2):
             hit = self._lookup_at_or_before(seg, pts)
             if hit is not None:
-                return self._make_frame(seg, *hit)
+                gop, i = hit
+                if unless is not None and unless.segment == seg.number and unless.pts == gop.pts[i]:
+                    return unless
+                return self._make_frame(seg, gop, i)
             self._decode_past(seg, pts)
         hit = self._lookup_at_or_before(seg, pts)
         if hit is None:
@@ -602,11 +605,15 @@ class VideoTimeline:
         return self._make_frame(seg, *hit)
 
     # -- public access --------------------------------------------------------------------------------
-    def frame_at(self, t_ms: int) -> Frame:
-        """The frame on screen at timeline time ``t_ms`` (clamped to the video)."""
+    def frame_at(self, t_ms: int, *, unless: Frame | None = None) -> Frame:
+        """The frame on screen at timeline time ``t_ms`` (clamped to the video).
+
+        When that frame is ``unless`` (a frame already shown), ``unless`` itself is returned without
+        converting the picture again: a player polling at its clock rate pays nothing between frames.
+        """
         with self._lock:
             seg = self._segment_for(t_ms)
-            frame = self._frame_at_pts(seg, seg.last_pts_at_or_before(t_ms))
+            frame = self._frame_at_pts(seg, seg.last_pts_at_or_before(t_ms), unless)
             if frame is None:
                 # nothing readable in this segment at or before t: the nearest readable frame instead
                 for other in [*self._segments[seg.number + 1 :], *reversed(self._segments[: seg.number])]:
