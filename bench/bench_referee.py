@@ -26,9 +26,10 @@ sys.path.insert(0, str(ROOT))
 from gamelog.events import VoteStop, parse_event  # noqa: E402
 from gamelog.fusion import live_vote_check  # noqa: E402
 from gamelog.referee import referee  # noqa: E402
-from gamelog.rules import FEDERATION  # noqa: E402
+from gamelog.rules import rules_for  # noqa: E402
 
 SEATS = tuple(range(1, 11))
+RULES = rules_for("federation", {"three_misses_red_win": False})  # no shots: keep all days
 
 
 def make_game(days: int, noise: int, seed: int = 7) -> list[dict[str, Any]]:
@@ -46,23 +47,37 @@ def make_game(days: int, noise: int, seed: int = 7) -> list[dict[str, Any]]:
     add(2000, "night", n=0)
     add(100_000, "roles", don=2, mafia=[5, 8], sheriff=1)
     t = 200_000
+    last: list[int] = []
     for day in range(1, days + 1):
         add(t, "day", n=day)
         t += 4000
-        for s in SEATS:
+        for i, s in enumerate(SEATS[day - 1 :] + SEATS[: day - 1]):
             add(t, "speech", seat=s)
+            if i < 2:
+                add(t + 10_000, "nominate", by=s, target=(3, 6)[i])
             t += 58_000
             add(t, "speech_end", seat=s)
             t += 2000
-        for cand in (3, 6, 9):
-            add(t, "vote_call", candidate=cand, round="main")
-            voters = rnd.sample(SEATS, 3)
+        # Every day a tie, a tie again in the re-vote and an all-leave vote that fails: nobody leaves,
+        # so all the days are played with ten seats.
+        for rnd_name, cand in (("main", 3), ("main", 6), ("revote", 3), ("revote", 6), ("all", "all")):
+            call: dict[str, Any] = {"round": rnd_name}
+            if cand != "all":
+                call["candidate"] = cand
+            add(t, "vote_call", **call)
+            order = list(SEATS)
+            rnd.shuffle(order)
+            voters = order[:5] if cand != "all" else order[:3]
+            if cand == 6:
+                voters = [x for x in SEATS if x not in last]
+            last = voters
             for s in voters:
                 add(t + rnd.randint(150, 1800), "hand_down", "vision", seat=s, gesture="thumb_up", conf=0.9)
                 add(t + 3500, "hand_up", "vision", seat=s, conf=0.9)
                 add(t + 2500, "vote", seat=s, candidate=cand)
             add(t + 2000, "vote_stop")
             add(t + 2000 - 200, "speech_onset", "audio", ref=f"e{n}", conf=0.9)
+            add(t + 2800, "vote_count", candidate=cand, count=len(voters))
             t += 6000
         add(t, "night", n=day)
         t += 9000
@@ -95,13 +110,13 @@ def main() -> int:
         events = [parse_event(json.loads(x)) for x in text]
         parse_times.append(time.perf_counter() - t0)
         t0 = time.perf_counter()
-        state = referee(events, rules=FEDERATION, seats=SEATS)
+        state = referee(events, rules=RULES, seats=SEATS)
         ref_times.append(time.perf_counter() - t0)
     stops = [e for e in events if isinstance(e, VoteStop)]
     live: list[float] = []
     for stop in stops:
         t0 = time.perf_counter()
-        got = live_vote_check(events, rules=FEDERATION, seats=SEATS, upto_t=stop.t + 400)
+        got = live_vote_check(events, rules=RULES, seats=SEATS, upto_t=stop.t + 400)
         live.append(time.perf_counter() - t0)
         assert got is not None, stop
     parse_s, ref_s = statistics.median(parse_times), statistics.median(ref_times)

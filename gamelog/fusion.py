@@ -172,19 +172,47 @@ def live_vote_check(
 
     Cheap: it looks only at the marks and hands of that window, not at the whole game.
     """
-    evs = [e for e in events if e.t <= upto_t + LATE_MS]
-    calls = [e for e in evs if isinstance(e, VoteCall) and e.t <= upto_t]
-    stops = [e for e in evs if isinstance(e, VoteStop) and e.t <= upto_t]
+    horizon = upto_t + LATE_MS
+    calls: list[VoteCall] = []
+    stops: list[VoteStop] = []
+    onsets: list[SpeechOnset] = []
+    counts: list[VoteCount] = []
+    hands: list[HandDown | HandUp] = []
+    for e in events:  # one pass, no sorting of the whole log
+        if e.t > horizon:
+            continue
+        if isinstance(e, HandDown | HandUp):
+            if e.t <= upto_t:
+                hands.append(e)
+        elif isinstance(e, VoteCall):
+            if e.t <= upto_t:
+                calls.append(e)
+        elif isinstance(e, VoteStop):
+            if e.t <= upto_t:
+                stops.append(e)
+        elif isinstance(e, SpeechOnset):
+            onsets.append(e)
+        elif isinstance(e, VoteCount):
+            counts.append(e)
     if not calls:
         return None
-    onsets = [e for e in evs if isinstance(e, SpeechOnset)]
-    counts = [e for e in evs if isinstance(e, VoteCount)]
-    windows = build_windows(calls, stops, onsets, counts, upto_t + LATE_MS, rules)
+    last_call = max(calls, key=sort_key)
+    prev = [c for c in calls if c.t < last_call.t]
+    calls = [max(prev, key=sort_key), last_call] if prev else [last_call]
+    windows = build_windows(calls, stops, onsets, counts, horizon, rules)
     closed = [w for w in windows if w.stop is not None and w.close_t <= upto_t]
     if not closed:
         return None
     w = closed[-1]
-    reading = read_window(w, hand_tracks(e for e in evs if e.t <= upto_t), seats)
+    # Only the hands of this window matter, plus each seat's last hand event before it (still resting?).
+    before: dict[int, HandDown | HandUp] = {}
+    recent: list[HandDown | HandUp] = []
+    for h in hands:
+        if h.t >= w.call.t:
+            recent.append(h)
+        elif h.seat not in before or _hand_key(h) > _hand_key(before[h.seat]):
+            before[h.seat] = h
+    reading = read_window(w, hand_tracks([*before.values(), *recent]), seats)
     late = tuple(sorted(s for s, d in reading.late.items() if d.t <= upto_t))
     voters = tuple(sorted(reading.votes))
     return LiveCount(w.candidate, len(voters), voters, late, w.call.t, w.close_t)

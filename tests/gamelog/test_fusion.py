@@ -269,3 +269,21 @@ def test_late_hand_is_a_violation_even_when_the_host_counts_000_4_6() -> None:
     assert votes(state)[0]["source"] == "host" and votes(state)[0]["voters"] == [1, 3]
     assert ("000 4.6", 2) in rules_of(state) and votes(state)[0]["late"] == [2]
     assert not any("low confidence" in r["what"] for r in state["needs_review"])
+
+
+def test_live_count_agrees_with_the_referee_and_ignores_resting_hands() -> None:
+    """The live count of each window equals the referee's vision voters (before defaults); a hand left
+    resting from the previous window is not counted again."""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 3: 500, 7: 900}, lift_all=False, ups={1: 3500, 7: 3500})  # 3 stays down
+    second = g.t
+    g.hands(9, {2: 300, 5: 400})
+    g.add("hand_down", t=second + 600, src="vision", seat=3, gesture="thumb_up", conf=0.9)  # re-detection
+    events = g.events()
+    state = g.run()
+    stops = sorted(e.t for e in events if e.type == "vote_stop")
+    for stop_t, rnd in zip(stops, state.days[0].votes, strict=True):
+        live = live_vote_check(events, rules=FEDERATION, seats=range(1, 11), upto_t=stop_t + 300)
+        assert live is not None and live.candidate == rnd.candidate
+        assert set(live.voters) == set(rnd.voters) - set(rnd.defaulted)
+    assert 3 not in state.days[0].votes[1].voters  # voted for 4; the resting hand is no new vote
