@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-ENGINES = ("gamelog", "vision", "recorder", "tablesim")
+ENGINES = ("gamelog", "vision", "recorder", "tablesim", "archive")
 QT_MODULES = ("PySide6", "PyQt5", "PyQt6", "shiboken6", "pytestqt", "review_ui")
 
 
