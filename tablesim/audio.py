@@ -161,10 +161,11 @@ class Track:
         start = onset_sample - on
         if start < 0:
             raise AudioError(f"the line {text!r} at {onset_ms:.0f} ms would start before the recording")
-        if start + len(clip) > len(self.samples):
-            raise AudioError(f"the line {text!r} at {onset_ms:.0f} ms runs past the end of the game")
-        self._mix(clip, start, HOST_PEAK / peak)
-        return Placed(text, start, onset_sample, onset_sample * 1000.0 / SAMPLE_RATE, len(clip))
+        if onset_sample >= len(self.samples):
+            raise AudioError(f"the line {text!r} at {onset_ms:.0f} ms starts after the end of the game")
+        length = min(len(clip), len(self.samples) - start)  # the recording may stop mid-sentence
+        self._mix(clip[:length], start, HOST_PEAK / peak)
+        return Placed(text, start, onset_sample, onset_sample * 1000.0 / SAMPLE_RATE, length)
 
     def room(self, knobs: AudioKnobs, seed: int, *, busy: list[tuple[int, int]] | None = None) -> None:
         """Room noise everywhere and a murmur of other voices at random moments outside ``busy`` spans."""

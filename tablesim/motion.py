@@ -75,12 +75,19 @@ class Track:
         self._starts: np.ndarray = np.zeros(0)
 
     def add(self, move: Move) -> None:
-        if self.moves and move.t0 < self.moves[-1].t1 - 1e-9:
-            last = self.moves[-1]
+        """Insert a move in time order; it may not overlap the moves before and after it."""
+        i = int(np.searchsorted(self._starts, move.t0, side="right")) if self.moves else 0
+        before = self.moves[i - 1] if i > 0 else None
+        after = self.moves[i] if i < len(self.moves) else None
+        if before is not None and move.t0 < before.t1 - 1e-9:
             raise ValueError(
-                f"moves overlap: one ends at {last.t1:.0f} ms, the next starts at {move.t0:.0f} ms"
+                f"moves overlap: one ends at {before.t1:.0f} ms, the next starts at {move.t0:.0f} ms"
             )
-        self.moves.append(move)
+        if after is not None and after.t0 < move.t1 - 1e-9:
+            raise ValueError(
+                f"moves overlap: one ends at {move.t1:.0f} ms, the next starts at {after.t0:.0f} ms"
+            )
+        self.moves.insert(i, move)
         self._starts = np.array([m.t0 for m in self.moves])
 
     def go(

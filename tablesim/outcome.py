@@ -116,6 +116,11 @@ def _day(
     candidates = [d["target"] for d in noms]
     calls = [m for m in marks if m.type == "vote_call"]
     stops = [m for m in marks if m.type == "vote_stop"]
+    if calls and n == 1 and len(candidates) == 1:
+        raise ScriptError(
+            "day 1 with a single candidate is not voted (000 4.11): drop the vote or nominate another",
+            field=f"host[{calls[0].line}]",
+        )
     windows = []
     for j, c in enumerate(calls):
         stop = next((s for s in stops if s.t > c.t), None)

@@ -159,7 +159,10 @@ def seat_positions(table: TableKnobs, seats: int = SEATS) -> list[tuple[np.ndarr
 
 
 def make_seat(seat: int, edge2: np.ndarray, out2: np.ndarray) -> Seat:
-    inward2 = -out2
+    # players face between the table's normal and its centre (at the narrow far end the normal alone
+    # would turn neighbours towards each other)
+    to_centre = -edge2 / np.linalg.norm(edge2)
+    inward2 = (-out2 + to_centre) / np.linalg.norm(-out2 + to_centre)
     # the player faces inward; his right hand is on his right: right = inward x up (in the table plane)
     right2 = np.array([inward2[1], -inward2[0]])
     inward = _h(inward2, 0.0)
@@ -175,13 +178,14 @@ def make_seat(seat: int, edge2: np.ndarray, out2: np.ndarray) -> Seat:
     rest_r = edge + inward * 0.06 + right * 0.17 + np.array([0, 0, 0.025])
     zc = edge + inward * 0.28
     zone_centre = zc + right * 0.02 + np.array([0, 0, 0.03])
-    half_lat, r0, r1 = 0.17, 0.13, 0.46
+    # a trapezoid, narrower towards the middle of the table (neighbours' zones converge at the far end)
+    (r0, w0), (r1, w1) = (0.13, 0.19), (0.44, 0.12)
     zone_corners = np.stack(
         [
-            edge + inward * r0 - right * half_lat,
-            edge + inward * r0 + right * half_lat,
-            edge + inward * r1 + right * half_lat,
-            edge + inward * r1 - right * half_lat,
+            edge + inward * r0 - right * w0,
+            edge + inward * r0 + right * w0,
+            edge + inward * r1 + right * w1,
+            edge + inward * r1 - right * w1,
         ]
     )
     raise_peak = body + inward * 0.12 + right * 0.12 + np.array([0, 0, 0.80])

@@ -219,8 +219,8 @@ def _parse(obj: object) -> Script:
     actions = tuple(_seat_action(i, a, n_seats) for i, a in enumerate(seats_v))
     last = max([h.t for h in host] + [a.until or a.t for a in actions])
     end = _int(obj, "end", "", minimum=1, required=False) or last + 4000
-    if end < last + 1000:
-        raise ScriptError(f"must be at least 1 s after the last line/action ({last} ms)", field="end")
+    if end < last + 500:
+        raise ScriptError(f"must be at least 0.5 s after the last line/action ({last} ms)", field="end")
     started = obj.get("started_at", "2026-01-10T19:00:00+03:00")
     if not isinstance(started, str):
         raise ScriptError("must be an ISO 8601 string", field="started_at")
