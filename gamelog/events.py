@@ -475,6 +475,18 @@ _FIELD_READERS: dict[str, _Reader] = {
 }
 
 
+_OWN_FIELDS: dict[type[Event], tuple[tuple[dataclasses.Field[Any], ...], frozenset[str]]] = {}
+
+
+def _own_fields(cls: type[Event]) -> tuple[tuple[dataclasses.Field[Any], ...], frozenset[str]]:
+    """The fields a type adds to the common ones, and their names (cached: this is the hot path)."""
+    got = _OWN_FIELDS.get(cls)
+    if got is None:
+        own = tuple(f for f in dataclasses.fields(cls) if f.name not in ("t", "src", "id", "extra"))
+        got = _OWN_FIELDS[cls] = (own, frozenset(f.name for f in own))
+    return got
+
+
 def parse_event(obj: object, *, file: str | None = None, line: int | None = None) -> Event:
     """Validate one decoded JSON object and build its event. Raises :class:`EventError`."""
     try:
@@ -505,10 +517,8 @@ def _parse(obj: object) -> Event:
     if ev_id is not None and (not isinstance(ev_id, str) or not ev_id):
         raise EventError(f"expected a non-empty string, got {ev_id!r}", field="id")
     kwargs: dict[str, Any] = {"t": t, "src": src, "id": ev_id}
-    known = {f.name for f in dataclasses.fields(cls)} - {"t", "src", "id", "extra"}
-    for f in dataclasses.fields(cls):
-        if f.name not in known:
-            continue
+    own, known = _own_fields(cls)
+    for f in own:
         if f.name in obj:
             reader = _FIELD_READERS[f.name]
             value = obj[f.name]
@@ -549,9 +559,7 @@ def _check(ev: Event) -> None:
 def event_to_json(ev: Event) -> dict[str, Any]:
     """The contract's line shape: ``t``, ``type``, ``src``, the type's fields, ``id``, then extras."""
     out: dict[str, Any] = {"t": ev.t, "type": ev.TYPE, "src": ev.src}
-    for f in dataclasses.fields(ev):
-        if f.name in ("t", "src", "id", "extra"):
-            continue
+    for f in _own_fields(type(ev))[0]:
         v = getattr(ev, f.name)
         if v is None and f.default is None:
             continue

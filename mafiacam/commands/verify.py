@@ -15,9 +15,14 @@ from typing import Any
 
 from gamelog.manifest import SealError, seal, verify
 
+_DESCRIPTION = (
+    "Check a bundle's hash chain and sealed files. Prints OK and the chain head, or each problem. "
+    "Exit status: 0 intact, 1 changed or missing, 2 usage error."
+)
+
 
 def add_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
-    p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=__doc__.split("\n\n")[0])
+    p: argparse.ArgumentParser = sub.add_parser(name, help=help_text, description=_DESCRIPTION)
     p.add_argument("bundle", help="the game bundle folder")
     p.add_argument(
         "--expect-head",
