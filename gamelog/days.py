@@ -50,7 +50,6 @@ def referee_day(
     f, rules = g.f, g.rules
     alive_start = frozenset(g.alive)
     opener = _opener(g, set(g.alive))
-    g.prev_opener = opener
     silenced = {s for s in g.silence_next if s in g.alive}
     g.silence_next -= silenced
     if rules.silenced_with_three_gets_30s and len(g.alive) == 3:
@@ -61,6 +60,12 @@ def referee_day(
     g.discussion_over = False
     order = sorted(g.seats)
     rot = order[order.index(opener) :] + order[: order.index(opener)] if opener is not None else []
+
+    def first_speaker() -> int | None:
+        # 000 3.2: the next day starts after the player who *spoke* first (a silenced opener is skipped)
+        return next((x for x in rot if x in g.alive and x not in silenced), None)
+
+    g.prev_opener = first_speaker()
 
     calls = [e for e in p.events if isinstance(e, VoteCall)]
     stops = [e for e in p.events if isinstance(e, VoteStop)]
@@ -94,12 +99,14 @@ def referee_day(
                 continue  # tie speeches, last words
             if not first_speech_checked:
                 first_speech_checked = True
-                if opener is not None and e.seat != opener:
+                expected = first_speaker()
+                g.prev_opener = expected
+                if expected is not None and e.seat != expected:
                     f.violation(
                         e.t,
                         e.seat,
                         "000 3.2",
-                        f"day {p.n} opened by seat {e.seat}, seat {opener} opens it",
+                        f"day {p.n} opened by seat {e.seat}, seat {expected} opens it",
                         e.id,
                     )
             if e.seat in silenced:

@@ -231,3 +231,28 @@ def test_last_words_do_not_disturb_the_day_000_4_14_000_11_6() -> None:
     assert state["days"][0]["eliminated"] == [4, 9]
     assert state["days"][1]["speaking_order"] == [2, 5, 6, 7, 8, 10, 1]
     assert state["violations"] == []
+
+
+def test_silenced_opener_is_skipped_and_the_rotation_follows_who_spoke_first_000_3_2_7_4() -> None:
+    """000 3.2 with 000 7.4: seat 2 would open day 2 but lost the speech (three fouls): seat 3 speaks
+    first — no violation — and day 3 opens after seat 3 (seat 4 has left: seat 5)."""
+    g = Game()
+    g.discussion(
+        noms={1: 4, 3: 6},
+        during={5: [(1000, "foul", {"seat": 2}), (2000, "foul", {"seat": 2}), (3000, "foul", {"seat": 2})]},
+    )
+    g.vote(4, [1, 2, 3, 5, 7, 9])
+    g.vote(6, [4, 6])
+    g.night()
+    g.shooting({})
+    g.day()
+    g.discussion(order=[3, 5, 6, 7, 8, 9, 10, 1])
+    g.night()
+    g.shooting({})
+    g.day()
+    g.discussion(order=[5, 6, 7, 8, 9, 10, 1, 2, 3])
+    state = g.json()
+    days = {d["day"]: d for d in state["days"]}
+    assert days[2]["silenced"] == [2] and days[2]["speaking_order"][0] == 3
+    assert days[3]["speaking_order"][0] == 5  # seat 4 left on day 1: after 3 comes 5
+    assert [v["rule"] for v in state["violations"]] == []
