@@ -25,7 +25,7 @@ class FileAudio:
     loop: bool = False
 
     def ffmpeg_input(self, start_s: float) -> Any:
-        kw: dict[str, Any] = {"re": None, "itsoffset": f"{start_s:.6f}", "vn": None}
+        kw: dict[str, Any] = {"itsoffset": f"{start_s:.6f}", "vn": None}
         if self.offset_s > 0:
             kw["ss"] = f"{self.offset_s:.3f}"
         if self.loop:

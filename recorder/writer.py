@@ -85,7 +85,10 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
         out_kw["threads"] = enc.threads
     if spec.audio is not None:
         streams.append(spec.audio.ffmpeg_input(spec.start_s))
+        # -shortest ends a looped audio input with the video; its sync queue holds raw frames, so
+        # keep that queue short (the default, 10 s of raw 1080p, is about a gigabyte).
         out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate, "shortest": None})
+        out_kw["shortest_buf_duration"] = 0.5
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
     return list(ffmpeg.compile(out, cmd=exe or imageio_ffmpeg.get_ffmpeg_exe(), overwrite_output=True))
