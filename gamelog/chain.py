@@ -17,8 +17,17 @@ import hashlib
 import json
 import os
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+
+fcntl: ModuleType | None
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: no advisory locks; one writer at a time there
+    fcntl = None
 
 GENESIS = bytes(32)
 SUFFIX = ".chain"
@@ -71,6 +80,10 @@ def read_chain(path: str | Path) -> ChainRead:
         data = p.read_bytes()
     except FileNotFoundError:
         return ChainRead((), (), b"", False)
+    return parse_chain(data, p.name)
+
+
+def parse_chain(data: bytes, name: str) -> ChainRead:
     lines, tail = split_lines(data)
     entries: list[ChainEntry] = []
     problems: list[str] = []
@@ -78,7 +91,7 @@ def read_chain(path: str | Path) -> ChainRead:
         try:
             obj = json.loads(raw.decode("ascii"))
         except (UnicodeDecodeError, ValueError):
-            problems.append(f"{p.name}:{no}: chain entry is not readable")
+            problems.append(f"{name}:{no}: chain entry is not readable")
             continue
         if (
             not isinstance(obj, dict)
@@ -86,7 +99,7 @@ def read_chain(path: str | Path) -> ChainRead:
             or not _is_hex(obj.get("sha256"))
             or not _is_hex(obj.get("chain"))
         ):
-            problems.append(f"{p.name}:{no}: chain entry lacks line, sha256 or chain")
+            problems.append(f"{name}:{no}: chain entry lacks line, sha256 or chain")
             continue
         entries.append(ChainEntry(int(obj["line"]), str(obj["sha256"]), str(obj["chain"])))
     return ChainRead(tuple(entries), tuple(problems), tail, True)
@@ -107,29 +120,22 @@ class LineChain:
 
     Opening it recovers from a crash: a torn last entry is cut off, and log lines that have no entry
     yet (written just before a crash) are chained. Lines already chained are not re-checked here;
-    ``manifest.verify`` does that.
+    ``manifest.verify`` does that. Every change of the sidecar happens under an advisory lock
+    (``flock``, where the OS has it), and a writer that finds entries it did not write (``seal`` ran
+    meanwhile) takes them over instead of chaining a line twice.
     """
 
     def __init__(self, log_path: str | Path) -> None:
         self.log_path = Path(log_path)
         self.path = chain_path(self.log_path)
         self._lock = threading.Lock()
-        read = read_chain(self.path)
-        if read.torn_tail:
-            with open(self.path, "r+b") as f:
-                f.truncate(self.path.stat().st_size - len(read.torn_tail))
-                f.flush()
-                os.fsync(f.fileno())
-        self._f = open(self.path, "ab")  # noqa: SIM115 - held open for the writer's lifetime
-        last = read.entries[-1] if read.entries else None
-        self._count = last.line if last else 0
-        self._head = bytes.fromhex(last.chain) if last else GENESIS
-        try:
-            log_lines, _ = split_lines(self.log_path.read_bytes())
-        except FileNotFoundError:
-            log_lines = []
-        if len(log_lines) > self._count:
-            self._write(chain_lines(log_lines[self._count :], self._head, self._count + 1))
+        self._f = open(self.path, "a+b")  # noqa: SIM115 - held open for the writer's lifetime
+        self._count = 0
+        self._head = GENESIS
+        self._size = 0
+        with self._locked():
+            self._sync()
+            self._catch_up()
 
     @property
     def head(self) -> str:
@@ -141,17 +147,60 @@ class LineChain:
 
     def append(self, line: bytes) -> ChainEntry:
         """Chain one line (bytes without ``\\n``) that was just written to the log."""
-        with self._lock:
+        with self._lock, self._locked():
+            if os.fstat(self._f.fileno()).st_size != self._size:
+                # Someone else chained lines since our last write: the line is in the log, so
+                # catching up with the log chains it exactly once.
+                self._sync()
+                self._catch_up()
+                return ChainEntry(self._count, hashlib.sha256(line).hexdigest(), self.head)
             (entry,) = chain_lines([line], self._head, self._count + 1)
             self._write([entry])
             return entry
 
+    @contextmanager
+    def _locked(self) -> Iterator[None]:
+        if fcntl is None:
+            yield
+            return
+        fcntl.flock(self._f.fileno(), fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(self._f.fileno(), fcntl.LOCK_UN)
+
+    def _sync(self) -> None:
+        """Read the sidecar: cut a torn last entry, continue from the last good one."""
+        self._f.seek(0)
+        data = self._f.read()
+        _, tail = split_lines(data)
+        if tail:
+            self._f.truncate(len(data) - len(tail))
+            self._f.flush()
+            os.fsync(self._f.fileno())
+            data = data[: len(data) - len(tail)]
+        entries = parse_chain(data, self.path.name).entries
+        last = entries[-1] if entries else None
+        self._count = last.line if last else 0
+        self._head = bytes.fromhex(last.chain) if last else GENESIS
+        self._size = len(data)
+
+    def _catch_up(self) -> None:
+        try:
+            log_lines, _ = split_lines(self.log_path.read_bytes())
+        except FileNotFoundError:
+            log_lines = []
+        if len(log_lines) > self._count:
+            self._write(chain_lines(log_lines[self._count :], self._head, self._count + 1))
+
     def _write(self, entries: list[ChainEntry]) -> None:
         if not entries:
             return
-        self._f.write(b"".join(e.to_line() for e in entries))
+        data = b"".join(e.to_line() for e in entries)
+        self._f.write(data)
         self._f.flush()
         os.fsync(self._f.fileno())
+        self._size += len(data)
         self._count = entries[-1].line
         self._head = bytes.fromhex(entries[-1].chain)
 

@@ -321,3 +321,24 @@ def test_resealing_after_a_legitimate_game_json_change(bundle: Path) -> None:
     assert not verify(bundle).ok
     seal(bundle)
     assert verify(bundle).ok
+
+
+def test_seal_while_a_writer_is_open_never_chains_a_line_twice(bundle: Path) -> None:
+    from gamelog.chain import LineChain
+
+    log = bundle / "events.jsonl"
+    with EventWriter(log) as w:
+        w.append(Foul(t=20000, src="judge", seat=2, id="j1"))
+        # The race: a line reaches the log, then seal runs before the writer chains it.
+        raw = json.dumps(event_to_json(Foul(t=21000, src="judge", seat=3, id="j2"))).encode()
+        with open(log, "ab") as f:
+            f.write(raw + b"\n")
+        seal(bundle)
+        chain = w._chain
+        assert isinstance(chain, LineChain)
+        chain.append(raw)  # the writer's own chain step for that line, now late
+        w.append(Foul(t=22000, src="judge", seat=4, id="j3"))
+    r = verify(bundle)
+    assert r.ok, r.problems
+    assert r.lines == len(EVENTS) + 3
+    assert (bundle / "events.jsonl.chain").read_bytes().count(b"\n") == len(EVENTS) + 3
