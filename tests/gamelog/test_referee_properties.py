@@ -99,13 +99,24 @@ def games(draw: st.DrawFn) -> list[Any]:
     for day in range(1, draw(st.integers(1, 4)) + 1):
         lines.append({"t": t, "type": "day", "src": "host", "n": day})
         t += 100
+        targets: list[int] = []
         for _ in range(draw(st.integers(0, 4))):
-            lines.append({"t": t, "type": "nominate", "src": "host", "by": draw(seat), "target": draw(seat)})
+            by, target = draw(seat), draw(seat)
+            lines.append({"t": t, "type": "nominate", "src": "host", "by": by, "target": target})
+            targets.append(target)
             t += draw(st.integers(0, 50))
-        for _ in range(draw(st.integers(0, 5))):
-            rnd = draw(st.sampled_from(["main", "main", "revote", "all"]))
+        # Mostly the procedure a host would follow (main over the candidates, a re-vote over two, the
+        # all-leave question), sometimes random windows.
+        cands = list(dict.fromkeys(targets))
+        steps: list[tuple[str, int | str]] = [("main", c) for c in cands]
+        steps += [("revote", c) for c in cands[:2]] * draw(st.integers(0, 2)) + [("all", "all")]
+        if draw(st.integers(0, 4)) == 0:
+            steps = [
+                (r, "all" if r == "all" else draw(seat))
+                for r in draw(st.lists(st.sampled_from(["main", "revote", "all"]), max_size=5))
+            ]
+        for rnd, cand in steps:
             call: dict[str, Any] = {"t": t, "type": "vote_call", "src": "host", "round": rnd}
-            cand: int | str = "all" if rnd == "all" else draw(seat)
             if rnd != "all":
                 call["candidate"] = cand
             lines.append(call)
