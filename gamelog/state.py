@@ -21,7 +21,8 @@ Extra keys this project adds:
 - per night: ``don_check`` / ``sheriff_check`` ({t, target, answer, signal} or null: the Don's answer
   is "sheriff" / "not sheriff", the Sheriff's "red" / "black", ``signal`` is the host's gesture under
   the rule set), ``between_numbers`` (seats that shot between two called numbers), ``source``;
-- per removal: ``t`` and ``rule``; per violation and review item: ``ref`` (the event id, may be null).
+- per removal: ``t`` and ``rule``; per violation and review item: ``ref`` (the event id, may be null);
+  per disagreement: ``seats`` (the seats the two readings differ on).
 """
 
 from __future__ import annotations
