@@ -175,7 +175,7 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
                 )
             elif isinstance(e, VoteCall):
                 f.review(e.t, None, "vote call outside a day", e.id)
-            _night_vision(g, e)
+            _night_vision(g, e, p)
             common_event(g, e)
         return None
     calls = [e for e in p.events if isinstance(e, ShotCall)]
@@ -188,7 +188,7 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
         if alive_at_shooting is None and pending[0].t >= first_call:
             alive_at_shooting = frozenset(g.alive)
         e = pending.pop(0)
-        _night_vision(g, e)
+        _night_vision(g, e, p)
         common_event(g, e)
     if g.winner is not None:
         return None
@@ -199,7 +199,7 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
     for e in pending:
         if g.winner is not None:
             break
-        _night_vision(g, e)
+        _night_vision(g, e, p)
         common_event(g, e)
     if res.killed is not None and res.killed in g.alive:
         g.alive.discard(res.killed)
@@ -213,15 +213,33 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
     return res
 
 
-def _night_vision(g: Table, e: Event) -> None:
-    if isinstance(e, HeadUp) and e.seat in g.alive:
-        g.f.violation(
-            e.t, e.seat, "000 5.9", f"head up at night until {e.until} (peeking? 000 9.1.6 / 10.1)", e.id
-        )
+CHECK_AWAKE_MS = 15_000  # the Don / the Sheriff are awake about 10 s around their check (000 2.1, 2.4)
+
+
+def _night_vision(g: Table, e: Event, p: Phase) -> None:
+    """Head up or movement at night (000 5.9). Awake by the rules, so not flagged: on night 0 the black
+    players (the meeting, 000 2.2) and the Don and the Sheriff (showing themselves, 000 2.1, 2.4) — a red
+    player's head up on night 0 is only listed for review (cards are dealt with heads up); on later
+    nights the Don and the Sheriff around their checks (000 5.6, 5.7)."""
+    if not isinstance(e, HeadUp | NightMotion) or e.seat not in g.alive:
+        return
+    if isinstance(e, HeadUp):
+        if p.kind == "pre" or p.n == 0:
+            awake = set(g.black or ()) | {x for x in (g.don, g.sheriff) if x is not None}
+            if e.seat not in awake:
+                g.f.review(e.t, e.seat, f"head up on night 0 until {e.until} (cards dealt? peeking?)", e.id)
+            return
+        for check in p.events:
+            if isinstance(check, DonCheck | SheriffCheck):
+                who = g.don if isinstance(check, DonCheck) else g.sheriff
+                if who == e.seat and abs(check.t - e.t) <= CHECK_AWAKE_MS:
+                    return
+        what = f"head up at night until {e.until} (peeking? 000 9.1.6 / 10.1)"
+        g.f.violation(e.t, e.seat, "000 5.9", what, e.id)
         g.f.review(e.t, e.seat, f"head up at night until {e.until}", e.id)
-    elif isinstance(e, NightMotion) and e.seat in g.alive:
-        g.f.violation(e.t, e.seat, "000 5.9", f"night movement: {e.kind}", e.id)
-        g.f.review(e.t, e.seat, f"night movement: {e.kind}", e.id)
+        return
+    g.f.violation(e.t, e.seat, "000 5.9", f"night movement: {e.kind}", e.id)
+    g.f.review(e.t, e.seat, f"night movement: {e.kind}", e.id)
 
 
 def referee(

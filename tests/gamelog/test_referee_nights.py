@@ -246,3 +246,47 @@ def test_red_player_raising_a_hand_is_flagged_000_5_9() -> None:
     state = g.json()
     assert state["nights"][0]["killed"] == 4 and "6" not in state["nights"][0]["shots"]
     assert ("000 5.9", 6) in [(v["rule"], v["seat"]) for v in state["violations"]]
+
+
+@pytest.mark.parametrize(
+    ("night", "seat", "near_check", "flagged", "listed"),
+    [
+        (0, 5, False, False, False),  # 000 2.2: the mafia meet with eyes open on night 0
+        (0, 1, False, False, False),  # 000 2.4: the Sheriff shows himself to the host
+        (0, 4, False, False, True),  # a red player on night 0: only listed (cards dealt heads up)
+        (1, 2, True, False, False),  # 000 5.6: the Don awake for his check
+        (1, 1, True, False, False),  # 000 5.7: the Sheriff awake for his check
+        (1, 2, False, True, True),  # the Don's head up during the shooting: 000 5.9
+        (1, 4, True, True, True),  # a red player peeking during the Sheriff's check
+    ],
+)
+def test_who_may_be_awake_000_2_1_2_5_000_5_6_5_7(
+    night: int, seat: int, near_check: bool, flagged: bool, listed: bool
+) -> None:
+    """000 2.1–2.5 and 000 5.6, 5.7: heads up by the rules are not violations; others are 000 5.9."""
+    g = Game(start_day=night == 0)
+    if night == 0:
+        g.add("head_up", t=50_000, src="vision", seat=seat, until=55_000, conf=0.9)
+    else:
+        g.discussion()
+        g.night()
+        g.shooting({2: 7, 5: 7, 8: 7})
+        g.add(
+            "head_up", t=g.t - 20_000, src="vision", seat=2, until=g.t - 19_000, conf=0.9
+        ) if not near_check else None
+        g.add("don_check", target=3)
+        g.add("sheriff_check", t=g.t + 12_000, target=5)
+        if near_check:
+            g.add(
+                "head_up",
+                t=g.t + (1000 if seat != 1 else 12_500),
+                src="vision",
+                seat=seat,
+                until=g.t + 14_000,
+                conf=0.9,
+            )
+        g.tick(30_000)
+        g.day()
+    state = g.json()
+    assert (("000 5.9", seat) in [(v["rule"], v["seat"]) for v in state["violations"]]) is flagged
+    assert (seat in [r["seat"] for r in state["needs_review"]]) is listed
