@@ -271,9 +271,8 @@ def test_who_may_be_awake_000_2_1_2_5_000_5_6_5_7(
         g.discussion()
         g.night()
         g.shooting({2: 7, 5: 7, 8: 7})
-        g.add(
-            "head_up", t=g.t - 20_000, src="vision", seat=2, until=g.t - 19_000, conf=0.9
-        ) if not near_check else None
+        if not near_check:
+            g.add("head_up", t=g.t - 20_000, src="vision", seat=seat, until=g.t - 19_000, conf=0.9)
         g.add("don_check", target=3)
         g.add("sheriff_check", t=g.t + 12_000, target=5)
         if near_check:
