@@ -24,8 +24,9 @@ from gamelog.events import (
 )
 from gamelog.jsonl import EventWriter, event_line, parse_line, read_events
 
+EXAMPLES = int(os.environ.get("MAFIACAM_FUZZ_EXAMPLES", "150"))  # raise it for a long fuzzing run
 FUZZ = settings(
-    max_examples=int(os.environ.get("MAFIACAM_FUZZ_EXAMPLES", "150")),
+    max_examples=EXAMPLES,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture],
 )
@@ -144,8 +145,8 @@ def test_random_json_gives_an_event_or_an_event_error(obj: Any) -> None:
     assert parse_event(json.loads(json.dumps(event_to_json(ev)))) == ev
 
 
-@FUZZ
-@given(st.lists(valid_events(), max_size=12))
+@settings(FUZZ, max_examples=max(1, EXAMPLES // 4))  # every event is fsynced twice: keep it short
+@given(st.lists(valid_events(), max_size=8))
 def test_random_valid_events_round_trip_through_the_writer(tmp_path: Path, events: list[Event]) -> None:
     seen: set[str] = set()
     unique = []
@@ -184,3 +185,13 @@ def test_damaging_one_line_keeps_the_others(tmp_path: Path, ev: Event, data: st.
         assert [b.line for b in res.bad] == [1]
     else:
         assert res.events[0] == first_ok
+
+
+@FUZZ
+@given(valid_events())
+def test_random_valid_events_round_trip_through_a_line(ev: Event) -> None:
+    raw = event_line(ev)
+    assert b"\n" not in raw
+    back = parse_line(raw, file="e.jsonl", line=1)
+    assert back == ev and type(back) is type(ev)
+    assert event_to_json(back) == event_to_json(ev)
