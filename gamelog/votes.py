@@ -131,7 +131,7 @@ def _flag_hands(
             continue
         u = hv.lift
         if rules.hand_lift_penalty == "removal_before_stop":
-            clause = "003 SHOWTIME" if hv.lift_before_close else "003"
+            clause = "003 SHOWTIME" if hv.lift_before_close else "003 federation section"
             penalty = "removal" if hv.lift_before_close else "a remark"
         else:
             clause = rules.hand_lift_clause
@@ -218,7 +218,12 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
             counted: dict[int, int] = {}
             for seat, t in sorted(votes.items(), key=lambda kv: (kv[1], kv[0])):
                 if seat in tied:
-                    f.violation(t, seat, "003", f"tied player voted in the {step.round} (not allowed)")
+                    f.violation(
+                        t,
+                        seat,
+                        "003 federation section",
+                        f"tied player voted in the {step.round} (not allowed)",
+                    )
                 elif seat not in eligible:
                     if source != "vision":
                         f.review(t, seat, f"{source} vote by seat {seat}, who has left the table")

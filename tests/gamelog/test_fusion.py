@@ -120,7 +120,7 @@ def test_tied_player_votes_in_the_revote_by_vision_003_federation_section(rules:
     state = g.json()
     revote_4 = votes(state)[2]
     assert (9 in revote_4["voters"]) is counted
-    assert (("003", 9) in rules_of(state)) is not counted
+    assert (("003 federation section", 9) in rules_of(state)) is not counted
     assert state["days"][0]["eliminated"] == [4]
 
 
@@ -130,7 +130,7 @@ def test_tied_player_votes_in_the_revote_by_vision_003_federation_section(rules:
         ("federation", 2600, "000 4.10"),  # 000 4.10, 6.1.12, 8.1.4: vote counts, foul
         ("club", 2600, "001 voting 7"),  # vote counts, a remark
         ("showtime", 1500, "003 SHOWTIME"),  # lifted before Спасибо: removal
-        ("showtime", 2600, "003"),  # lifted after Спасибо, before the count: a remark
+        ("showtime", 2600, "003 federation section"),  # after Спасибо, before the count: a remark
     ],
 )
 def test_hand_lift_before_the_count_000_4_7_4_10(rules: str, lift_at: int, clause: str) -> None:
