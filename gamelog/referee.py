@@ -243,9 +243,11 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
 
 
 def referee(
-    events: Iterable[Event], *, rules: RuleSet = FEDERATION, seats: Iterable[int] = range(1, 11)
+    events: Iterable[Event], *, rules: RuleSet | str = FEDERATION, seats: Iterable[int] = range(1, 11)
 ) -> GameState:
-    """The game state the events lead to under ``rules``, for a table of ``seats``."""
+    """The game state the events lead to under ``rules`` (a RuleSet or a preset name), for ``seats``."""
+    if isinstance(rules, str):
+        rules = rules_for(rules)
     seat_t = tuple(sorted(set(seats)))
     f = Findings()
     evs, confirmed = _prepare(events, frozenset(seat_t), f)

@@ -229,6 +229,14 @@ class GameState:
     eliminated: tuple[int, ...] = field(default=())
     killed: tuple[int, ...] = field(default=())
 
+    def day(self, n: int) -> DayResult | None:
+        """Day ``n`` (the last one with that number), or None."""
+        return next((d for d in reversed(self.days) if d.day == n), None)
+
+    def night(self, n: int) -> NightResult | None:
+        """Shooting night ``n``, or None."""
+        return next((x for x in reversed(self.nights) if x.night == n), None)
+
     def to_json(self) -> JSON:
         """Exactly the contract's shape (plus the extra keys listed in the module docstring)."""
         return {

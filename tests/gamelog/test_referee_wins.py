@@ -116,3 +116,20 @@ def test_summary_reads_like_the_host_sheet() -> None:
     assert "№4 Ферзь" in text and "№9 Марс" in text
     assert text.index("Day 1") < text.index("Night 1") < text.index("Day 2")
     assert "Result: not decided" in text
+
+
+def test_state_accessors_and_preset_name() -> None:
+    """``referee`` takes a preset name too; ``GameState.day(n)`` / ``night(n)`` find results by number."""
+    from gamelog.referee import referee
+
+    g = Game()
+    g.full_day_vote({1: 4, 3: 6}, {4: [1, 2, 3, 5, 7, 9], 6: [4, 6]})
+    g.night()
+    g.shooting({2: 7, 5: 7, 8: 7})
+    g.day()
+    state = referee(g.events(), rules="club")
+    assert state.rules == "club"
+    d1, n1 = state.day(1), state.night(1)
+    assert d1 is not None and d1.eliminated == (4,)
+    assert n1 is not None and n1.killed == 7
+    assert state.day(5) is None and state.night(0) is None
