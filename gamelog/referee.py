@@ -204,8 +204,8 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
     if res.killed is not None and res.killed in g.alive:
         g.alive.discard(res.killed)
         g.killed.append(res.killed)
-        if g.first_kill is None:
-            g.first_kill = res.killed
+        if p.n == 1:
+            g.first_kill = res.killed  # the first-night victim (001 voting 12)
     g.misses = 0 if res.killed is not None else g.misses + 1
     if rules.three_misses_red_win and g.misses >= 3:
         g.win(p.end_t, "red", "three misses on three nights in a row (000 11.1)")

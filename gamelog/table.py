@@ -140,7 +140,7 @@ def common_event(g: Table, e: Event) -> None:
         black = None if g.black is None else sum(1 for s in e.suspects if s in g.black)
         if g.best_move is None:
             g.best_move = BestMoveResult(e.t, e.seat, tuple(e.suspects), black)
-            if g.first_kill is not None and e.seat != g.first_kill:
+            if e.seat != g.first_kill:
                 g.f.violation(
                     e.t,
                     e.seat,

@@ -289,3 +289,17 @@ def test_who_may_be_awake_000_2_1_2_5_000_5_6_5_7(
     state = g.json()
     assert (("000 5.9", seat) in [(v["rule"], v["seat"]) for v in state["violations"]]) is flagged
     assert (seat in [r["seat"] for r in state["needs_review"]]) is listed
+
+
+def test_no_best_move_after_a_first_night_miss_001_voting_12() -> None:
+    """001 voting 12: only the player killed on the first (shooting) night names suspects."""
+    g = to_night("club")
+    g.shooting({2: 7})
+    g.day()
+    g.discussion(order=[2, 3, 4, 5, 6, 7, 8, 9, 10, 1])
+    g.night()
+    g.shooting({2: 6, 5: 6, 8: 6})
+    g.day()
+    g.add("best_move", seat=6, suspects=[2, 5, 9])
+    state = g.json()
+    assert state["killed"] == [6] and "001 voting 12" in rules_of(state)
