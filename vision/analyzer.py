@@ -145,7 +145,14 @@ def _keyframes(timeline: Any, start: int, end: int) -> Any:
                     if t >= end:
                         return
                     img = frame.to_ndarray(format="rgb24")
-                    yield Frame(image=np.ascontiguousarray(img), pts_ms=t, index_in_gop=0, segment=0)
+                    yield Frame(
+                        image=np.ascontiguousarray(img),
+                        pts_ms=t,
+                        index_in_gop=0,
+                        segment=0,
+                        pts=int(frame.pts),
+                        key=True,
+                    )
             except av.error.FFmpegError:
                 continue
 
