@@ -133,6 +133,7 @@ def referee_day(
         withdrawn=tuple(withdrawn),
         votes=rounds,
         eliminated=elim,
+        revealed=g.reveal(elim),
         speaking_order=tuple(s for s in rot if s in alive_start and s not in silenced),
         silenced=tuple(sorted(silenced)),
         vote_held=held,

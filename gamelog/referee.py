@@ -19,6 +19,7 @@ unconfirmed vote, so the chief judge gets the most likely reading and a pointer 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Protocol
@@ -204,6 +205,7 @@ def _night(g: Table, p: Phase, vision_present: bool) -> NightResult | None:
     if res.killed is not None and res.killed in g.alive:
         g.alive.discard(res.killed)
         g.killed.append(res.killed)
+        res = dataclasses.replace(res, revealed=g.reveal((res.killed,)))
         if p.n == 1:
             g.first_kill = res.killed  # the first-night victim (001 voting 12)
     g.misses = 0 if res.killed is not None else g.misses + 1

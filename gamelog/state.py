@@ -15,12 +15,14 @@ Extra keys this project adds:
   decided the game, or null);
 - per day: ``speaking_order`` (seats in the order they speak, without silenced ones), ``silenced``
   (seats losing this speech for 3 fouls, 000 7.4), ``withdrawn`` ([{by, target}]), ``vote_held``
-  (false when no vote took place), ``no_vote_reason`` (the clause, or null);
+  (false when no vote took place), ``no_vote_reason`` (the clause, or null), ``revealed`` ({seat: role}
+  of the seats that left, when the rule set reveals roles: 004; else empty);
 - per vote round: ``t`` (the vote_call), ``count``, ``source`` ("judge" | "host" | "vision" | "none"),
   ``announced`` (the host's vote_count, or null); in the ``all`` round also ``tied`` and ``passed``;
 - per night: ``don_check`` / ``sheriff_check`` ({t, target, answer, signal} or null: the Don's answer
   is "sheriff" / "not sheriff", the Sheriff's "red" / "black", ``signal`` is the host's gesture under
-  the rule set), ``between_numbers`` (seats that shot between two called numbers), ``source``;
+  the rule set), ``between_numbers`` (seats that shot between two called numbers), ``source``,
+  ``revealed`` (as per day);
 - per removal: ``t`` and ``rule``; per violation and review item: ``ref`` (the event id, may be null);
   per disagreement: ``seats`` (the seats the two readings differ on).
 """
@@ -142,6 +144,7 @@ class DayResult:
     silenced: tuple[int, ...] = ()
     vote_held: bool = False
     no_vote_reason: str | None = None
+    revealed: tuple[tuple[int, str], ...] = ()  # roles shown on leaving (004)
 
     def to_json(self) -> JSON:
         return {
@@ -154,6 +157,7 @@ class DayResult:
             "withdrawn": [{"by": b, "target": t} for b, t in self.withdrawn],
             "vote_held": self.vote_held,
             "no_vote_reason": self.no_vote_reason,
+            "revealed": {str(k): v for k, v in self.revealed},
         }
 
 
@@ -179,6 +183,7 @@ class NightResult:
     sheriff_check: Check | None = None
     between_numbers: tuple[int, ...] = ()
     source: str = "none"
+    revealed: tuple[tuple[int, str], ...] = ()  # roles shown on leaving (004)
 
     def to_json(self) -> JSON:
         shots: JSON = {}
@@ -193,6 +198,7 @@ class NightResult:
             "sheriff_check": None if self.sheriff_check is None else self.sheriff_check.to_json(),
             "between_numbers": sorted(self.between_numbers),
             "source": self.source,
+            "revealed": {str(k): v for k, v in self.revealed},
         }
 
 

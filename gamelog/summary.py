@@ -90,13 +90,18 @@ def _day_lines(d: DayResult, who: Any, seats: Any) -> list[str]:
     elif d.no_vote_reason:
         lines.append(f"  no vote ({d.no_vote_reason})")
     if d.eliminated:
-        lines.append("  leaves: " + ", ".join(who(s) for s in d.eliminated))
+        shown = dict(d.revealed)
+        lines.append(
+            "  leaves: " + ", ".join(who(s) + (f" ({shown[s]})" if s in shown else "") for s in d.eliminated)
+        )
     return lines
 
 
 def _night_lines(n: NightResult, who: Any) -> list[str]:
     shots = ", ".join(f"{s}→{'/'.join(map(str, ts))}" for s, ts in n.shots) or "none"
     outcome = f"killed {who(n.killed)}" if n.killed is not None else "miss"
+    if n.killed is not None and n.revealed:
+        outcome += f" ({dict(n.revealed).get(n.killed, '?')})"
     lines = [f"Night {n.night} (from {_mmss(n.t)}): shots {shots}: {outcome}"]
     if n.between_numbers:
         lines.append("  shot between numbers: " + ", ".join(map(str, n.between_numbers)))

@@ -72,6 +72,12 @@ class Table:
         elif len(black) >= len(red):
             self.win(t, "black", "black and red are equal in number at the table (001 basics 3)")
 
+    def reveal(self, seats: tuple[int, ...]) -> tuple[tuple[int, str], ...]:
+        """The roles shown for seats leaving, when the rule set reveals cards (004)."""
+        if not self.rules.roles_revealed or not self.roles:
+            return ()
+        return tuple((s, self.roles.get(s, "red")) for s in seats)
+
     def team_of(self, seat: int) -> str | None:
         if self.black is None:
             return None

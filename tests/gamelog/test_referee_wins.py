@@ -133,3 +133,18 @@ def test_state_accessors_and_preset_name() -> None:
     assert d1 is not None and d1.eliminated == (4,)
     assert n1 is not None and n1.killed == 7
     assert state.day(5) is None and state.night(0) is None
+
+
+@pytest.mark.parametrize(("rules", "shown"), [("novosibirsk", True), ("federation", False)])
+def test_roles_revealed_on_leaving_004_000_4_14(rules: str, shown: bool) -> None:
+    """004 reveals the card of a player who leaves; 000 4.14 does not."""
+    g = Game(rules)
+    g.full_day_vote({1: 5, 3: 6}, {5: [1, 2, 3, 4, 6, 7], 6: [5, 8, 9, 10]})
+    g.night()
+    g.shooting({2: 7, 8: 7})
+    g.day()
+    state = g.json()
+    d1, n1 = state["days"][0], state["nights"][0]
+    assert d1["eliminated"] == [5] and n1["killed"] == 7
+    assert (d1["revealed"], n1["revealed"]) == (({"5": "mafia"}, {"7": "red"}) if shown else ({}, {}))
+    assert ("(mafia)" in summary_text(g.run())) is shown
