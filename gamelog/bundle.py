@@ -117,13 +117,18 @@ class Bundle:
     layout: Layouts | None
     problems: tuple[str, ...]
     origins: tuple[tuple[str, int], ...] = field(default=(), compare=False, repr=False)
+    _index: dict[int, int] = field(init=False, default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "_index", {id(e): i for i, e in enumerate(self.events)})
 
     def where(self, ev: Event) -> str | None:
         """``"events.jsonl:17"`` for an event of this bundle (by identity), else None."""
-        for e, (name, line) in zip(self.events, self.origins, strict=False):
-            if e is ev:
-                return f"{name}:{line}"
-        return None
+        i = self._index.get(id(ev))
+        if i is None or i >= len(self.origins) or self.events[i] is not ev:
+            return None
+        name, line = self.origins[i]
+        return f"{name}:{line}"
 
     def by_id(self) -> dict[str, Event]:
         return {e.id: e for e in self.events if e.id is not None}
@@ -151,7 +156,7 @@ def read_game(path: str | Path) -> GameInfo:
     except OSError as e:
         raise BundleError(f"{p}: cannot be read: {e.strerror}") from None
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         raise BundleError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:
@@ -349,7 +354,8 @@ def load_bundle(path: str | Path) -> Bundle:
         if isinstance(ref, str) and ref not in first_id:
             problems.append(f"{name}:{line}: field 'ref': no event has id {ref!r}")
     layout = _load_layout(p, game, problems)
-    merged.sort(key=lambda x: (sort_key(x[0]), x[1] != EVENTS_FILE, x[2]))
+    file_order = {name: k for k, name in enumerate(FILE_SOURCES)}
+    merged.sort(key=lambda x: (sort_key(x[0]), file_order[x[1]], x[2]))
     return Bundle(
         path=p,
         game=game,

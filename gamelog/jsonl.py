@@ -96,6 +96,8 @@ def read_events(path: str | Path, *, missing_ok: bool = False, label: str | None
         if missing_ok:
             return ReadResult((), ())
         raise
+    if data.startswith(b"\xef\xbb\xbf"):  # a byte-order mark from a text editor: not part of the JSON
+        data = data[3:]
     lines, tail = split_lines(data)
     events: list[Event] = []
     numbers: list[int] = []

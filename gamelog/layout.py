@@ -178,7 +178,7 @@ def read_layout(path: str | Path, *, seats: int | None = None) -> Layouts:
     p = Path(path)
     raw = p.read_bytes()
     try:
-        obj = json.loads(raw.decode("utf-8"))
+        obj = json.loads(raw.decode("utf-8-sig"))
     except UnicodeDecodeError as e:
         raise LayoutError(f"{p}: not UTF-8 text (byte {e.start})") from None
     except json.JSONDecodeError as e:

@@ -249,3 +249,8 @@ def test_contract_examples_load(shared_dir: Path) -> None:
         )
         assert len(b.events) == n_lines
         assert [e.t for e in b.events] == sorted(e.t for e in b.events)
+
+
+def test_game_json_with_a_byte_order_mark(tmp_path: Path) -> None:
+    (tmp_path / "game.json").write_bytes(b"\xef\xbb\xbf" + json.dumps(game_obj()).encode())
+    assert read_game(tmp_path).seats == tuple(range(1, 11))

@@ -210,3 +210,11 @@ def test_replace_with_a_bad_event_keeps_the_old_file(tmp_path: Path) -> None:
         write_events_replace(p, dup)
     assert p.read_bytes() == before
     assert sorted(x.name for x in tmp_path.iterdir()) == ["vision.jsonl"]
+
+
+def test_byte_order_mark_and_crlf_from_a_text_editor(tmp_path: Path) -> None:
+    p = tmp_path / "events.jsonl"
+    p.write_bytes(b"\xef\xbb\xbf" + line(GOOD[0]).encode() + b"\r\n" + line(GOOD[1]).encode() + b"\r\n\r\n")
+    res = read_events(p)
+    assert res.events == (GOOD[0], GOOD[1])
+    assert res.bad == ()
