@@ -21,7 +21,6 @@ from __future__ import annotations
 import bisect
 import math
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -32,9 +31,10 @@ import av
 import numpy as np
 
 from vision.fragments import is_mp4, mp4_resume_points
+from vision.gopcache import Gop, GopCache, frame_rgb
 from vision.keyframes import KeyframeIndex, open_input, scan_packets
 
-DEFAULT_CACHE_BYTES = 768 * 1024 * 1024
+DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 # Without an index, decode forward from the current position instead of seeking when the target is this
 # close ahead (ms); with an index, decode forward whenever the target is in the GOP being decoded.
 FORWARD_DECODE_MS = 1500
@@ -110,19 +110,6 @@ def parse_video_field(bundle_dir: Path, video: Any) -> list[SegmentSpec]:
     return specs
 
 
-class _Gop:
-    """Decoded frames of one group of pictures, in presentation order."""
-
-    __slots__ = ("complete", "end_pts", "frames", "nbytes", "pts")
-
-    def __init__(self) -> None:
-        self.frames: list[av.VideoFrame] = []
-        self.pts: list[int] = []
-        self.complete = False  # the next keyframe (or the end of the segment) has been seen
-        self.end_pts: int | None = None  # pts of the next keyframe; None at the segment's end
-        self.nbytes = 0
-
-
 class _Segment:
     """One readable segment file: its container, its time mapping and its decode cursor."""
 
@@ -146,7 +133,7 @@ class _Segment:
         self.seeks = 0
         self._cursor: Iterator[av.VideoFrame] | None = None
         self.cursor_pts: int | None = None  # pts of the last frame the cursor produced
-        self.cursor_gop: _Gop | None = None
+        self.cursor_gop: Gop | None = None
         self.on_decode_error: Callable[[int, str], None] = lambda pts, why: None
 
     def _first_pts(self) -> int:
@@ -241,6 +228,7 @@ class VideoTimeline:
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         threads: int = 2,
         background_index: bool = True,
+        index: bool = True,
         on_change: Callable[[], None] | None = None,
     ) -> None:
         items = [sources] if isinstance(sources, (str, Path)) else list(sources)
@@ -249,14 +237,10 @@ class VideoTimeline:
             raise VideoError("no video segments given")
         self._lock = threading.RLock()
         self._threads = threads
-        self._cache_bytes = cache_bytes
         self._on_change = on_change
         self._damage: list[Damage] = []
         self._segments: list[_Segment] = []
-        self._gops: OrderedDict[tuple[int, int], _Gop] = OrderedDict()
-        self._gop_keys: dict[int, list[int]] = {}  # segment -> sorted keyframe pts of cached GOPs
-        self._cached_bytes = 0
-        self._decoded = 0
+        self._cache = GopCache(cache_bytes)
         self._open_segments(specs)
         if not self._segments:
             reasons = "; ".join(d.reason for d in self._damage)
@@ -264,7 +248,9 @@ class VideoTimeline:
         self._stop = threading.Event()
         self._index_done = threading.Event()
         self._index_thread: threading.Thread | None = None
-        if background_index:
+        if not index:
+            self._index_done.set()  # no index wanted (benchmarks): seek with the container's own index
+        elif background_index:
             self._index_thread = threading.Thread(target=self._build_index, name="video-index", daemon=True)
             self._index_thread.start()
         else:
@@ -429,7 +415,7 @@ class VideoTimeline:
         """Counters for tests and benchmarks."""
         with self._lock:
             seeks = sum(s.seeks for s in self._segments)
-            return DecodeStats(seeks, self._decoded, len(self._gops), self._cached_bytes)
+            return DecodeStats(seeks, self._cache.decoded, len(self._cache), self._cache.nbytes)
 
     def frame_number(self, frame: Frame) -> int | None:
         """The frame's number on the whole timeline (0-based), once the index is ready; else None."""
@@ -443,82 +429,6 @@ class VideoTimeline:
                 n = seg.index.frame_number(frame.pts)
                 return None if n is None else base + n
             base += len(seg.index)
-        return None
-
-    # -- GOP cache ------------------------------------------------------------------------------------
-    def _new_gop(self, seg: _Segment, first_pts: int) -> _Gop:
-        key = (seg.number, first_pts)
-        old = self._gops.pop(key, None)
-        if old is not None:
-            self._cached_bytes -= old.nbytes
-            keys = self._gop_keys[seg.number]
-            keys.pop(bisect.bisect_left(keys, first_pts))
-        gop = _Gop()
-        self._gops[key] = gop
-        bisect.insort(self._gop_keys.setdefault(seg.number, []), first_pts)
-        return gop
-
-    def _append(self, gop: _Gop, frame: av.VideoFrame) -> None:
-        self._decoded += 1
-        gop.frames.append(frame)
-        gop.pts.append(int(frame.pts))
-        n = frame.width * frame.height * 3 // 2
-        gop.nbytes += n
-        self._cached_bytes += n
-        self._evict()
-
-    def _evict(self) -> None:
-        while self._cached_bytes > self._cache_bytes and len(self._gops) > 2:
-            (segno, kpts), gop = next(iter(self._gops.items()))
-            if any(s.cursor_gop is gop for s in self._segments):
-                self._gops.move_to_end((segno, kpts))
-                continue
-            del self._gops[(segno, kpts)]
-            keys = self._gop_keys[segno]
-            keys.pop(bisect.bisect_left(keys, kpts))
-            self._cached_bytes -= gop.nbytes
-
-    def _gop_containing(self, seg: _Segment, pts: int) -> tuple[int, _Gop] | None:
-        keys = self._gop_keys.get(seg.number, [])
-        i = bisect.bisect_right(keys, pts) - 1
-        if i < 0:
-            return None
-        kpts = keys[i]
-        gop = self._gops[(seg.number, kpts)]
-        self._gops.move_to_end((seg.number, kpts))
-        return kpts, gop
-
-    def _lookup_at_or_before(self, seg: _Segment, pts: int) -> tuple[_Gop, int] | None:
-        """(gop, i): the cached last frame with pts <= ``pts``, only when it is certainly the last."""
-        found = self._gop_containing(seg, pts)
-        if found is None:
-            return None
-        _, gop = found
-        if not gop.pts or gop.pts[0] > pts:
-            return None
-        if pts < gop.pts[-1]:
-            return gop, bisect.bisect_right(gop.pts, pts) - 1
-        if gop.complete and (gop.end_pts is None or pts < gop.end_pts):
-            return gop, len(gop.pts) - 1
-        return None
-
-    def _lookup_after(self, seg: _Segment, pts: int) -> tuple[_Gop, int] | bool | None:
-        """(gop, i) of the cached first frame with pts > ``pts``; False at the end; None if not cached."""
-        found = self._gop_containing(seg, pts)
-        if found is None:
-            return None
-        _, gop = found
-        if not gop.pts or gop.pts[0] > pts:
-            return None
-        if pts < gop.pts[-1]:
-            return gop, bisect.bisect_right(gop.pts, pts)
-        if not gop.complete:
-            return None
-        if gop.end_pts is None:
-            return False
-        nxt = self._gops.get((seg.number, gop.end_pts))
-        if nxt is not None and nxt.pts and nxt.pts[0] == gop.end_pts:
-            return nxt, 0
         return None
 
     # -- decoding -------------------------------------------------------------------------------------
@@ -550,7 +460,7 @@ class VideoTimeline:
                 if seg.cursor_gop is not None:
                     seg.cursor_gop.complete = True
                     seg.cursor_gop.end_pts = fpts
-                seg.cursor_gop = self._new_gop(seg, fpts)
+                seg.cursor_gop = self._cache.new_gop(seg.number, fpts)
             self._append(seg.cursor_gop, frame)
             seg.cursor_pts = fpts
             if fpts > pts:
@@ -567,17 +477,19 @@ class VideoTimeline:
             if frame is None or frame.pts is None:
                 continue
             if int(frame.pts) <= max(pts, seg.first_pts) or at <= seg.first_pts:
-                gop = self._new_gop(seg, int(frame.pts))
+                gop = self._cache.new_gop(seg.number, int(frame.pts))
                 seg.cursor_gop = gop
                 self._append(gop, frame)
                 seg.cursor_pts = int(frame.pts)
                 return
         seg.seek(seg.first_pts)
 
-    def _make_frame(self, seg: _Segment, gop: _Gop, i: int) -> Frame:
-        vf = gop.frames[i]
-        image = vf.to_ndarray(format="rgb24")
-        return Frame(image, seg.to_ms(gop.pts[i]), i, seg.number, gop.pts[i], i == 0 and bool(vf.key_frame))
+    def _append(self, gop: Gop, frame: av.VideoFrame) -> None:
+        self._cache.append(gop, frame, busy=[s.cursor_gop for s in self._segments])
+
+    def _make_frame(self, seg: _Segment, gop: Gop, i: int) -> Frame:
+        stored = gop.frames[i]
+        return Frame(stored.rgb(), seg.to_ms(stored.pts), i, seg.number, stored.pts, stored.key)
 
     def _segment_for(self, t_ms: int) -> _Segment:
         starts = [s.offset_ms for s in self._segments]
@@ -587,19 +499,18 @@ class VideoTimeline:
     def _frame_at_pts(self, seg: _Segment, pts: int, unless: Frame | None = None) -> Frame | None:
         pts = max(pts, seg.first_pts)
         for _ in range(2):
-            hit = self._lookup_at_or_before(seg, pts)
+            hit = self._cache.at_or_before(seg.number, pts)
             if hit is not None:
                 gop, i = hit
                 if unless is not None and unless.segment == seg.number and unless.pts == gop.pts[i]:
                     return unless
                 return self._make_frame(seg, gop, i)
             self._decode_past(seg, pts)
-        hit = self._lookup_at_or_before(seg, pts)
+        hit = self._cache.at_or_before(seg.number, pts)
         if hit is None:
-            found = self._gop_containing(seg, pts)
-            if found is None or not found[1].pts:
+            gop = self._cache.containing(seg.number, pts)
+            if gop is None or not gop.pts:
                 return None
-            gop = found[1]
             i = bisect.bisect_right(gop.pts, pts) - 1 if gop.pts[0] <= pts else 0
             return self._make_frame(seg, gop, i)
         return self._make_frame(seg, *hit)
@@ -628,10 +539,10 @@ class VideoTimeline:
         """The frame after ``frame`` (crossing into the next segment); None at the end."""
         with self._lock:
             seg = self._segments[frame.segment]
-            hit = self._lookup_after(seg, frame.pts)
+            hit = self._cache.after(seg.number, frame.pts)
             if hit is None:
                 self._decode_past(seg, frame.pts)
-                hit = self._lookup_after(seg, frame.pts)
+                hit = self._cache.after(seg.number, frame.pts)
             if isinstance(hit, tuple):
                 return self._make_frame(seg, *hit)
             for nxt in self._segments[frame.segment + 1 :]:
@@ -696,7 +607,7 @@ class VideoTimeline:
                                 continue
                             if step_ms:
                                 next_due = start + ((t - start) // step_ms + 1) * step_ms
-                            image = vf.to_ndarray(format="rgb24")
+                            image = frame_rgb(vf)
                             yield Frame(image, t, index_in_gop, seg.number, int(vf.pts), bool(vf.key_frame))
                 except (av.error.FFmpegError, OSError) as e:
                     with self._lock:
@@ -709,9 +620,7 @@ class VideoTimeline:
         with self._lock:
             for seg in self._segments:
                 seg.close()
-            self._gops.clear()
-            self._gop_keys.clear()
-            self._cached_bytes = 0
+            self._cache.clear()
 
     def __enter__(self) -> VideoTimeline:
         return self

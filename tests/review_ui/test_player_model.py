@@ -8,6 +8,8 @@ from review_ui.decoder_worker import DecoderWorker, ShownFrame
 from review_ui.player_model import SPEEDS, PlayerModel
 from tests.review_ui.conftest import qimage_number
 
+WAIT = 20_000
+
 
 class FakeClock:
     def __init__(self) -> None:
@@ -20,7 +22,7 @@ class FakeClock:
 def started(qtbot: QtBot, worker: DecoderWorker, clock: FakeClock | None = None) -> PlayerModel:
     model = PlayerModel(worker, clock or FakeClock())
     worker.start()
-    qtbot.waitUntil(lambda: model.frame is not None and model.info is not None, timeout=10_000)
+    qtbot.waitUntil(lambda: model.frame is not None and model.info is not None, timeout=WAIT)
     return model
 
 
@@ -32,28 +34,28 @@ def shown_number(model: PlayerModel) -> int:
 def test_first_frame_and_timeline_facts(qtbot: QtBot, worker: DecoderWorker) -> None:
     model = started(qtbot, worker)
     assert model.position_ms == 0 and shown_number(model) == 0
-    qtbot.waitUntil(lambda: model.info is not None and model.info.index_ready, timeout=10_000)
+    qtbot.waitUntil(lambda: model.info is not None and model.info.index_ready, timeout=WAIT)
     assert model.end_ms == 10_000
     assert model.info is not None and model.info.frame_size == (320, 240)
     # the frame on screen gets its number once the index is ready
-    qtbot.waitUntil(lambda: model.frame is not None and model.frame.frame_number == 0, timeout=5_000)
+    qtbot.waitUntil(lambda: model.frame is not None and model.frame.frame_number == 0, timeout=WAIT)
 
 
 def test_seek_step_and_jump(qtbot: QtBot, worker: DecoderWorker) -> None:
     model = started(qtbot, worker)
     model.seek(4321)
-    qtbot.waitUntil(lambda: model.position_ms == 4320, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 4320, timeout=WAIT)
     assert shown_number(model) == 108
     model.step(1)
-    qtbot.waitUntil(lambda: model.position_ms == 4360, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 4360, timeout=WAIT)
     model.step(-3)
-    qtbot.waitUntil(lambda: model.position_ms == 4240, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 4240, timeout=WAIT)
     assert shown_number(model) == 106
     model.jump(1000)
     model.jump(1000)  # a second jump before the first frame arrives still adds up
-    qtbot.waitUntil(lambda: model.position_ms == 6240, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 6240, timeout=WAIT)
     model.jump(-100_000)
-    qtbot.waitUntil(lambda: model.position_ms == 0, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 0, timeout=WAIT)
 
 
 def test_worker_serves_only_the_newest_seek(qtbot: QtBot, worker: DecoderWorker) -> None:
@@ -62,7 +64,7 @@ def test_worker_serves_only_the_newest_seek(qtbot: QtBot, worker: DecoderWorker)
     worker.frame_ready.connect(shown.append)
     for t in range(0, 9000, 90):  # 100 requests in a burst, as a fast scrub would send
         model.seek(t)
-    qtbot.waitUntil(lambda: model.position_ms == 8880, timeout=10_000)
+    qtbot.waitUntil(lambda: model.position_ms == 8880, timeout=WAIT)
     assert shown_number(model) == 222
     assert len(shown) < 100
     assert shown[-1].pts_ms == 8880
@@ -73,42 +75,42 @@ def test_frame_steps_add_up_when_pressed_quickly(qtbot: QtBot, worker: DecoderWo
     model.seek(2000)
     for _ in range(7):
         model.step(1)
-    qtbot.waitUntil(lambda: model.position_ms == 2280, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 2280, timeout=WAIT)
     assert shown_number(model) == 57
 
 
 def test_playback_follows_the_clock_and_skips_rather_than_drifts(qtbot: QtBot, worker: DecoderWorker) -> None:
     clock = FakeClock()
     model = started(qtbot, worker, clock)
-    qtbot.waitUntil(lambda: model.info is not None and model.info.index_ready, timeout=10_000)
+    qtbot.waitUntil(lambda: model.info is not None and model.info.index_ready, timeout=WAIT)
     model.play()
     assert model.playing
     clock.now += 1.0
     model.tick()
-    qtbot.waitUntil(lambda: model.position_ms == 1000, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 1000, timeout=WAIT)
     clock.now += 2.5  # the UI stalled: playback jumps to where the clock is, frames in between skipped
     model.tick()
-    qtbot.waitUntil(lambda: model.position_ms == 3480, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 3480, timeout=WAIT)
     model.set_speed(0.5)
     clock.now += 1.0
     model.tick()
-    qtbot.waitUntil(lambda: model.position_ms == 4000, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 4000, timeout=WAIT)
     clock.now += 100.0  # past the end: stops on the last frame
     model.tick()
     assert not model.playing
-    qtbot.waitUntil(lambda: model.position_ms == 9960, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 9960, timeout=WAIT)
 
 
 def test_jkl_and_speed_steps(qtbot: QtBot, worker: DecoderWorker) -> None:
     clock = FakeClock()
     model = started(qtbot, worker, clock)
     model.seek(5000)
-    qtbot.waitUntil(lambda: model.position_ms == 5000, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 5000, timeout=WAIT)
     model.play_backward()  # J
     assert model.playing and model.direction == -1 and model.speed == 1.0
     clock.now += 1.0
     model.tick()
-    qtbot.waitUntil(lambda: model.position_ms == 4000, timeout=5_000)
+    qtbot.waitUntil(lambda: model.position_ms == 4000, timeout=WAIT)
     model.play_backward()  # J again: faster
     assert model.speed == 1.25
     model.pause()  # K

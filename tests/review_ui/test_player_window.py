@@ -20,7 +20,7 @@ from review_ui.main_window import MainWindow
 from review_ui.player_widget import DEFAULT_SHORTCUTS, format_time, load_shortcuts
 from tests.review_ui.conftest import make_bundle, qimage_number
 
-WAIT = 10_000
+WAIT = 20_000
 
 
 @pytest.fixture
