@@ -229,16 +229,21 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
         if p.kind == "pre" or p.n == 0:
             awake = set(g.black or ()) | {x for x in (g.don, g.sheriff) if x is not None}
             if e.seat not in awake:
-                g.f.review(e.t, e.seat, f"head up on night 0 until {e.until} (cards dealt? peeking?)", e.id)
+                g.f.review(
+                    e.t,
+                    e.seat,
+                    f"head up on night 0 for {(e.until - e.t) / 1000:.1f} s (cards dealt? peeking?)",
+                    e.id,
+                )
             return
         for check in p.events:
             if isinstance(check, DonCheck | SheriffCheck):
                 who = g.don if isinstance(check, DonCheck) else g.sheriff
                 if who == e.seat and abs(check.t - e.t) <= CHECK_AWAKE_MS:
                     return
-        what = f"head up at night until {e.until} (peeking? 000 9.1.6 / 10.1)"
+        what = f"head up at night for {(e.until - e.t) / 1000:.1f} s (peeking? 000 9.1.6 / 10.1)"
         g.f.violation(e.t, e.seat, "000 5.9", what, e.id)
-        g.f.review(e.t, e.seat, f"head up at night until {e.until}", e.id)
+        g.f.review(e.t, e.seat, f"head up at night for {(e.until - e.t) / 1000:.1f} s", e.id)
         return
     g.f.violation(e.t, e.seat, "000 5.9", f"night movement: {e.kind}", e.id)
     g.f.review(e.t, e.seat, f"night movement: {e.kind}", e.id)

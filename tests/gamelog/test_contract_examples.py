@@ -119,3 +119,27 @@ def test_full_example_game_as_reasoned_from_the_rules(project_root: Path) -> Non
     assert set(state["alive"]) == {1, 4, 7, 10}
     assert state["fouls"] == {"8": 4}
     assert state["violations"] == []
+
+
+def test_vision_example_as_reasoned_from_the_rules(project_root: Path) -> None:
+    """examples/vision-votes (see its README): vision votes, the spoken Спасибо (000 4.6), a palm, a hand
+    lift with the host's foul (000 4.10), host votes against vision, defaults (000 4.9), a shot between
+    numbers (003 subtleties) and a head up at night (000 5.9)."""
+    folder = project_root / "examples" / "vision-votes"
+    state = referee_bundle(load_bundle(folder)).to_json()
+    assert state == json.loads((folder / "expected.json").read_text(encoding="utf-8"))
+    v4, v9 = state["days"][0]["votes"]
+    assert (v4["source"], set(v4["voters"]), set(v4["late"])) == ("vision", {1, 3, 6, 7}, {2, 10})
+    assert (v9["source"], set(v9["voters"]), set(v9["defaulted"])) == ("host", {2, 4, 5, 8, 9, 10}, {2, 10})
+    assert state["days"][0]["eliminated"] == [9]
+    assert [(c["seat"], c["by_keystroke"], c["by_onset"]) for c in state["timing_changes"]] == [
+        (2, "vote", "late")
+    ]
+    assert [d["what"] for d in state["disagreements"]] == ["host counted 4 for seat 9, vision saw 5"]
+    assert sorted((v["rule"], v["seat"]) for v in state["violations"]) == [
+        ("000 4.10", 3), ("000 4.6", 2), ("000 4.6", 10), ("000 5.9", 4), ("003 subtleties", 8),
+    ]  # fmt: skip
+    assert sorted(r["seat"] for r in state["needs_review"]) == [4, 7]  # the palm and the head up
+    night = state["nights"][0]
+    assert night["miss"] and night["shots"] == {"2": 6, "5": 6} and night["between_numbers"] == [8]
+    assert state["fouls"] == {"3": 1}
