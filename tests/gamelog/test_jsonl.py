@@ -218,3 +218,21 @@ def test_byte_order_mark_and_crlf_from_a_text_editor(tmp_path: Path) -> None:
     res = read_events(p)
     assert res.events == (GOOD[0], GOOD[1])
     assert res.bad == ()
+
+
+def test_writer_accepts_lists_where_tuples_are_declared(tmp_path: Path) -> None:
+    """Callers building events by hand may pass lists: what counts is that the line reads back the same."""
+    from gamelog.events import Roles
+
+    p = tmp_path / "events.jsonl"
+    with EventWriter(p) as w:
+        w.append(Roles(t=1, src="host", don=2, mafia=[5, 8], sheriff=1))  # type: ignore[arg-type]
+    (ev,) = read_events(p).events
+    assert isinstance(ev, Roles) and ev.mafia == (5, 8)
+
+
+def test_writer_refuses_what_json_cannot_hold(tmp_path: Path) -> None:
+    p = tmp_path / "events.jsonl"
+    with EventWriter(p) as w, pytest.raises(EventError, match=r"events.jsonl:1: cannot be written as JSON"):
+        w.append(Foul(t=1, src="host", seat=2, extra={"x": object()}))
+    assert p.read_bytes() == b""
