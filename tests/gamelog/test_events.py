@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -261,3 +262,9 @@ def test_sort_key_orders_by_time_then_closings_last() -> None:
     call = VoteCall(t=100, src="host", round="main", candidate=3)
     early = Foul(t=50, src="host", seat=2)
     assert sorted([stop, down, early, call], key=sort_key) == [early, call, down, stop]
+
+
+def test_format_doc_lists_every_event_type(project_root: Path) -> None:
+    doc = (project_root / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    missing = [t for t in EVENT_TYPES if f"`{t}`" not in doc]
+    assert missing == [], f"docs/FORMAT.md does not document: {missing}"

@@ -387,3 +387,16 @@ def test_writer_killed_with_sigkill_loses_nothing_it_acknowledged(bundle: Path) 
     r = verify(bundle)
     assert r.ok, r.problems
     assert read_events(log).events[-1].id == "after"
+
+
+def test_the_head_recipe_in_the_format_doc(bundle: Path, project_root: Path) -> None:
+    """The few lines docs/FORMAT.md gives outside tools compute the same head as verify."""
+    doc = (project_root / "docs" / "FORMAT.md").read_text(encoding="utf-8")
+    recipe = (
+        doc.split("### Checking a bundle without mafiacam", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    )
+    scope: dict[str, object] = {}
+    exec(recipe, scope)
+    with EventWriter(bundle / "events.jsonl") as w:
+        w.append(Foul(t=20000, src="judge", seat=2, id="late"))
+    assert scope["bundle_head"](str(bundle)) == verify(bundle).head  # type: ignore[operator]
