@@ -56,7 +56,11 @@ def run(args: argparse.Namespace) -> int:
         except Exception as e:  # BundleError and file errors: name them, do not trace back
             print(f"mafiacam verify: {bundle}: cannot seal: {e}", file=sys.stderr)
             return 1
-    report = verify(bundle, expect_head=expect)
+    try:
+        report = verify(bundle, expect_head=expect)
+    except OSError as e:  # an unreadable file: name it, it is not a verdict on the content
+        print(f"mafiacam verify: {bundle}: cannot read {e.filename or ''}: {e.strerror}", file=sys.stderr)
+        return 1
     if args.json:
         out = {
             "ok": report.ok,

@@ -88,3 +88,12 @@ def test_real_process_exit_status(bundle: Path) -> None:
     )
     assert bad.returncode == 1
     assert "events.jsonl.chain:1: chain entry is not readable" in bad.stdout
+
+
+def test_unreadable_file_is_named_not_a_traceback(bundle: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    chain = bundle / "events.jsonl.chain"
+    chain.unlink()
+    chain.mkdir()  # something that cannot be read as a file
+    assert cli.main(["verify", str(bundle)]) == 1
+    err = capsys.readouterr().err
+    assert "cannot read" in err and "events.jsonl.chain" in err
