@@ -2,9 +2,10 @@
 
 Each case renders one hand (pose, skin tone, sleeve, left/right, an orientation an elevated tournament camera
 sees, a hand length in pixels), composites it at life size on a plausible background patch (table wood or
-cloth, a player's clothes, noise), optionally blurs and JPEG-compresses it like a video frame, then crops a
-padded square around the hand, upscales it to 256 px as a per-seat crop would be, and runs the real MediaPipe
-hand landmarker (IMAGE mode) on it. Error = mean distance of the 21 landmarks to the rendered joints, divided
+cloth, a player's clothes, noise), blurs and JPEG-compresses it like a video frame, then crops a square
+``--window`` hand lengths wide around the hand with ``vision.crops`` (as its motion window does for a hand
+arriving in a seat zone; upscaled toward 256 px, at most 4x) and runs the real MediaPipe hand landmarker
+(IMAGE mode) on it. Error = mean distance of the 21 landmarks to the rendered joints, divided
 by the palm length (wrist → middle MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size.
 
     .venv/bin/python bench/bench_hand_detection.py --per-cell 3 --json /tmp/hands.json
@@ -28,9 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, render_hand
 from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints
+from vision.crops import CropSpec, crop_around, extract
 
 SIZES = (30, 40, 50, 60, 90, 120)
-CROP_OUT = 256
+WINDOW = 3.0  # crop side in hand lengths, as vision.crops.motion_roi makes for a hand arriving
 PALM_RATIO = float(np.linalg.norm(hand_joints("flat")[9] - hand_joints("flat")[0]))
 # Where each pose is seen: on the table (lying or on the little-finger side) or raised in the air.
 VIEWS = {
@@ -58,6 +60,7 @@ class Case:
     left: bool
     background: str
     blur: float
+    seed: int = 0  # texture noise and background of this case
 
 
 @dataclass(frozen=True)
@@ -113,12 +116,11 @@ def composite(sprite: HandSprite, bg: np.ndarray, x0: int, y0: int) -> np.ndarra
     return out
 
 
-def frame_for(case: Case, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+def frame_for(case: Case) -> tuple[np.ndarray, np.ndarray]:
     """A life-size frame patch with the hand in it, and the hand's 21 true joints in that patch (px)."""
+    rng = np.random.default_rng(case.seed)
     look = HandLook(SKIN_TONES[case.skin], SLEEVE_COLOURS[case.sleeve], left=case.left)
-    sprite = render_hand(
-        case.pose, look, orientation(case), float(case.size), seed=int(rng.integers(1 << 30))
-    )
+    sprite = render_hand(case.pose, look, orientation(case), float(case.size), seed=case.seed)
     sh, sw = sprite.rgba.shape[:2]
     margin = 2 * case.size
     bg = background(case.background, sh + 2 * margin, sw + 2 * margin, rng)
@@ -132,20 +134,12 @@ def frame_for(case: Case, rng: np.random.Generator) -> tuple[np.ndarray, np.ndar
     return img8, sprite.joints + margin
 
 
-def hand_crop(img: np.ndarray, joints: np.ndarray, size: int) -> tuple[np.ndarray, float, float, float]:
-    """A square crop around the hand, padded to 2.2 hand lengths, upscaled to CROP_OUT px.
-
-    Returns (crop, x0, y0, scale) with frame = crop / scale + (x0, y0).
-    """
+def hand_crop(img: np.ndarray, joints: np.ndarray, size: int, window: float) -> tuple[np.ndarray, CropSpec]:
+    """The detector's view: a square ``window`` hand lengths wide around the hand, made by the vision
+    package's own crop code (``vision.crops``: clamped to the frame, upscaled toward 256 px, at most 4×)."""
     cx, cy = (joints.min(axis=0) + joints.max(axis=0)) / 2
-    side = 2.2 * size
-    x0, y0 = cx - side / 2, cy - side / 2
-    scale = CROP_OUT / side
-    m = np.array([[scale, 0, -x0 * scale], [0, scale, -y0 * scale]], np.float32)
-    crop = cv2.warpAffine(
-        img, m, (CROP_OUT, CROP_OUT), flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_REPLICATE
-    )
-    return crop, x0, y0, scale
+    spec = crop_around(img.shape, (float(cx), float(cy)), window * size)
+    return extract(img, spec), spec
 
 
 def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) -> list[Case]:
@@ -174,21 +168,22 @@ def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) ->
                         left=bool(rng.integers(2)),
                         background=str(rng.choice(BACKGROUNDS)),
                         blur=blur,
+                        seed=int(rng.integers(1 << 30)),
                     )
                 )
     return cases
 
 
-def run_case(tracker: object, case: Case, rng: np.random.Generator) -> Outcome:
-    img, truth = frame_for(case, rng)
-    crop, x0, y0, scale = hand_crop(img, truth, case.size)
+def run_case(tracker: object, case: Case, window: float) -> Outcome:
+    img, truth = frame_for(case)
+    crop, spec = hand_crop(img, truth, case.size, window)
     found = tracker.detect(crop)  # type: ignore[attr-defined]
     if len(found) == 0:
         return Outcome(case, False, math.nan, math.nan)
     palm = PALM_RATIO * case.size
     best = None
     for pts in found.points:
-        xy = pts[:, :2] / scale + np.array([x0, y0])
+        xy = spec.to_frame(pts[:, :2])
         err = np.linalg.norm(xy - truth, axis=1) / palm
         if best is None or err.mean() < best.mean():
             best = err
@@ -224,10 +219,9 @@ def summarise(outcomes: list[Outcome], key: str) -> list[str]:
     return lines
 
 
-def contact_sheet(tracker: object, path: Path, size: int, seed: int) -> None:
+def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: float) -> None:
     """Every pose × four looks/orientations at ``size`` px: the crop MediaPipe saw, and a copy with its
     landmarks (white bones, red points) and the rendered truth (small cyan points)."""
-    rng = np.random.default_rng(seed)
     tile = 176
     rows = []
     for pose in POSES:
@@ -248,12 +242,13 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int) -> None:
                 left=i % 2 == 1,
                 background=BACKGROUNDS[i],
                 blur=0.5,
+                seed=seed + i,
             )
-            img, truth = frame_for(case, rng)
-            crop, x0, y0, scale = hand_crop(img, truth, size)
+            img, truth = frame_for(case)
+            crop, spec = hand_crop(img, truth, size, window)
             found = tracker.detect(crop)  # type: ignore[attr-defined]
             marked = crop.copy()
-            for x, y in (truth - np.array([x0, y0])) * scale:
+            for x, y in spec.from_frame(truth):
                 cv2.circle(marked, (round(x), round(y)), 2, (0, 255, 255), -1)
             for pts in found.points:
                 for a, b in BONES:
@@ -271,7 +266,7 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int) -> None:
         label = np.full((24, strip.shape[1], 3), 30, np.uint8)
         cv2.putText(
             label,
-            f"{pose}  ({size} px hand, crop {CROP_OUT} px)",
+            f"{pose}  ({size} px hand, crop {window:g} hand lengths -> {crop.shape[1]} px)",
             (6, 17),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.55,
@@ -281,6 +276,27 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int) -> None:
         rows.append(np.vstack([label, strip]))
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), np.vstack(rows)[..., ::-1])
+
+
+def failure_sheet(outcomes: list[Outcome], path: Path, window: float, limit: int = 40) -> None:
+    """The crops MediaPipe missed (or placed badly: mean error > 0.3), labelled, 8 per row."""
+    bad = [o for o in outcomes if not o.detected or o.err_mean > 0.3][:limit]
+    tiles = []
+    for o in bad:
+        img, truth = frame_for(o.case)
+        crop = cv2.resize(
+            hand_crop(img, truth, o.case.size, window)[0], (160, 160), interpolation=cv2.INTER_AREA
+        )
+        c = o.case
+        text = f"{c.pose} {c.size}px {c.view[:6]}" + ("" if not o.detected else f" e{o.err_mean:.2f}")
+        cv2.putText(crop, text, (3, 12), cv2.FONT_HERSHEY_SIMPLEX, 0.38, (255, 255, 0), 1)
+        tiles.append(crop)
+    if not tiles:
+        return
+    while len(tiles) % 8:
+        tiles.append(np.zeros_like(tiles[0]))
+    sheet = np.vstack([np.hstack(tiles[i : i + 8]) for i in range(0, len(tiles), 8)])
+    cv2.imwrite(str(path), sheet[..., ::-1])
 
 
 BONES = [
@@ -315,8 +331,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--poses", default=",".join(POSES))
     ap.add_argument("--blur", type=float, default=0.5, help="Gaussian blur sigma at life size (px)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--window", type=float, default=WINDOW, help="crop side in hand lengths")
     ap.add_argument("--model", type=Path, default=None, help="hand_landmarker.task (default: models/)")
     ap.add_argument("--json", type=Path, default=None, help="write every outcome here")
+    ap.add_argument("--failures", type=Path, default=None, help="write a sheet of the missed hands here")
     ap.add_argument("--contact", type=Path, default=None, help="write a contact sheet PNG here and stop")
     ap.add_argument("--contact-size", type=int, default=60, help="hand length in the contact sheet (px)")
     args = ap.parse_args(argv)
@@ -325,22 +343,24 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.contact:
         with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
-            contact_sheet(tracker, args.contact, args.contact_size, args.seed)
+            contact_sheet(tracker, args.contact, args.contact_size, args.seed, args.window)
         print(f"wrote {args.contact}")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
-    rng = np.random.default_rng(args.seed + 1000)
     outcomes = []
     t0 = time.perf_counter()
     with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
         for case in cases:
-            outcomes.append(run_case(tracker, case, rng))
+            outcomes.append(run_case(tracker, case, args.window))
     elapsed = time.perf_counter() - t0
     det = [o for o in outcomes if o.detected]
     lo, hi = wilson(len(det), len(outcomes))
-    print(f"{len(outcomes)} hands in {elapsed:.0f} s; blur sigma {args.blur} px; crop {CROP_OUT} px")
+    print(
+        f"{len(outcomes)} hands in {elapsed:.0f} s; blur sigma {args.blur} px; "
+        f"crop {args.window:g} hand lengths, upscaled toward 256 px (at most 4x)"
+    )
     print(
         f"detected {len(det)}/{len(outcomes)} ({100 * len(det) / len(outcomes):.1f}%, "
         f"CI {100 * lo:.0f}–{100 * hi:.0f}%)"
@@ -360,6 +380,8 @@ def main(argv: list[str] | None = None) -> int:
     for key in ("size", "pose", "view"):
         print()
         print("\n".join(summarise(outcomes, key)))
+    if args.failures:
+        failure_sheet(outcomes, args.failures, args.window)
     if args.json:
         args.json.write_text(
             json.dumps(
