@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.3"
+VERSION = "0.4"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -114,9 +114,25 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
                 watch = TableWatch(finder, zones, fr.image.shape)
             obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
         calls = finder.calls
-    out = [event_to_json(_to_event(o, stretch)) for o in obs]
+    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
+
+
+def _dedupe(obs: list[Any], within_ms: int = 120) -> list[Any]:
+    """One hand seen from two zones (a neighbour's arm across a boundary) is one fact: keep the sighting
+    from the owner's own zone, else the most confident."""
+    out: list[Any] = []
+    for o in sorted(obs, key=lambda o: (o.kind, o.seat, o.t)):
+        prev = out[-1] if out else None
+        if prev is not None and prev.kind == o.kind and prev.seat == o.seat and o.t - prev.t <= within_ms:
+            if (o.zone_seat == o.seat) > (prev.zone_seat == prev.seat) or (
+                (o.zone_seat == o.seat) == (prev.zone_seat == prev.seat) and o.conf > prev.conf
+            ):
+                out[-1] = o
+            continue
+        out.append(o)
+    return sorted(out, key=lambda o: (o.t, o.seat, o.kind))
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:

@@ -23,7 +23,8 @@ from vision.landmarks import HandLandmarks
 
 WRIST, MIDDLE_MCP = 0, 9
 # The zone's own seat wins attribution unless another seat lines up with the forearm this much better.
-OWN_SEAT_BIAS_DEG = 20.0
+OWN_SEAT_BIAS_DEG = 50.0
+NEIGHBOUR_MAX_DEG = 25.0
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,7 @@ class HandFinder:
         for i in range(len(hands)):
             pts = hands.points[i]
             inside = _inside(pts, poly)
-            if inside < 0.3:
+            if inside < 0.5:
                 continue
             g = classify(pts, image_up=up)
             x0, y0 = float(pts[:, 0].min()), float(pts[:, 1].min())
@@ -144,6 +145,10 @@ class HandFinder:
             if angles[seat] < best_angle:
                 best_seat, best_angle = seat, angles[seat]
         own = angles.get(zone_seat, math.inf)
-        if best_seat != zone_seat and own - best_angle < OWN_SEAT_BIAS_DEG:
+        # A fist's wrist-to-knuckle line is short and noisy on a 50 px hand: give the hand to another seat
+        # only when its forearm clearly points there and clearly away from the zone's own player.
+        if best_seat != zone_seat and (
+            best_angle > NEIGHBOUR_MAX_DEG or own - best_angle < OWN_SEAT_BIAS_DEG
+        ):
             return zone_seat
         return best_seat

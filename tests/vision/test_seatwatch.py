@@ -33,7 +33,17 @@ class SquareFinder:
         x0, y0, x1, y1 = xs.min() + 100, ys.min() + 100, xs.max() + 100, ys.max() + 100
         pts = np.zeros((21, 3), np.float32)
         return [
-            HandSeen(self.owner, "thumb_up", 0.9, 0.9, (x0, y0, x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2), y0, 1.0, pts)
+            HandSeen(
+                self.owner,
+                "thumb_up",
+                0.9,
+                0.9,
+                (x0, y0, x1, y1),
+                ((x0 + x1) / 2, (y0 + y1) / 2),
+                y0,
+                1.0,
+                pts,
+            )
         ]
 
 
