@@ -92,7 +92,7 @@ def baseline_encode(src: Path, seconds: float, preset: str) -> float:
     Returns the speed as a multiple of real time."""
     cmd = [FF, "-v", "error", "-y", "-t", f"{seconds}", "-i", str(src), "-an", "-c:v", "libx264"]
     cmd += ["-preset", preset, "-crf", "23", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0"]
-    cmd += ["-pix_fmt", "yuv420p", "-f", "matroska", os.devnull]
+    cmd += ["-tune", "zerolatency", "-pix_fmt", "yuv420p", "-f", "matroska", os.devnull]
     t = time.monotonic()
     subprocess.run(cmd, check=True)
     return seconds / (time.monotonic() - t)
@@ -255,17 +255,17 @@ def kill_once(src: Path, work: Path, i: int, rng: random.Random, preset: str) ->
 
 
 def disk_full(src: Path, preset: str) -> dict[str, object]:
-    """A 48 MB tmpfs: warn at 24 MB free, stop at 12 MB. Needs root (mount)."""
+    """A 16 MB tmpfs: warn at 10 MB free, stop at 5 MB. Needs root (mount)."""
     mnt = Path(tempfile.mkdtemp(prefix="mafiacam-disk-"))
-    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mnt)], check=False).returncode:
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=16m", "tmpfs", str(mnt)], check=False).returncode:
         mnt.rmdir()
         return {"skipped": "mount failed (needs root)"}
     try:
         notices = []
         cfg = RecorderConfig(
             encoder=EncoderSettings(preset=preset),
-            disk_warn_bytes=24_000_000,
-            disk_stop_bytes=12_000_000,
+            disk_warn_bytes=10_000_000,
+            disk_stop_bytes=5_000_000,
             disk_check_s=0.5,
         )
         s = RecordingSession(mnt / "g", FileSource(src, speed=1.0, loop=True), cfg, on_notice=notices.append)
@@ -335,7 +335,7 @@ def main() -> int:
         }
         print(json.dumps(summary, indent=1))
     if not args.no_disk:
-        print("disk filling up (48 MB tmpfs)")
+        print("disk filling up (16 MB tmpfs)")
         print(json.dumps(disk_full(src, args.preset), indent=1))
     print(f"load average at end: {os.getloadavg()}")
     return 0

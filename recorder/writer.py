@@ -36,6 +36,9 @@ class WriterDied(RuntimeError):
 @dataclass(frozen=True)
 class EncoderSettings:
     preset: str = "veryfast"
+    # zerolatency: no lookahead, no B-frames, sliced threads. Frames reach the file (and survive a
+    # crash) as soon as they are encoded instead of a second or more later on a busy machine.
+    tune: str | None = "zerolatency"
     crf: int = 23
     cluster_ms: int = 500
     audio_bitrate: str = "128k"
@@ -83,6 +86,8 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     }
     if enc.threads:
         out_kw["threads"] = enc.threads
+    if enc.tune:
+        out_kw["tune"] = enc.tune
     if spec.audio is not None:
         streams.append(spec.audio.ffmpeg_input(spec.start_s))
         # -shortest ends a looped audio input with the video; its sync queue holds raw frames, so
