@@ -81,8 +81,9 @@ def sha256_file(path: Path) -> str:
     return h.hexdigest()
 
 
-def read_sums(path: Path = SUMS) -> dict[str, str]:
+def read_sums(path: Path | None = None) -> dict[str, str]:
     """``sha256sum`` lines ``<hex>  <relative path>`` -> {path: hex}; a malformed line is an error."""
+    path = SUMS if path is None else path
     sums: dict[str, str] = {}
     try:
         text = path.read_text(encoding="utf-8")

