@@ -221,9 +221,9 @@ def motion_roi(
     poly = np.round(np.asarray(polygon, dtype=np.float64).reshape(-1, 2)).astype(np.int32)
     cv2.fillPoly(mask, [poly], 255)
     diff = cv2.absdiff(cv2.GaussianBlur(g0, (5, 5), 0), cv2.GaussianBlur(g1, (5, 5), 0))
-    moved = ((diff > threshold) & (mask > 0)).astype(np.uint8)
-    moved = cv2.morphologyEx(moved, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    n, _, stats, _ = cv2.connectedComponentsWithStats(moved, connectivity=8)
+    changed = ((diff > threshold) & (mask > 0)).astype(np.uint8)
+    opened = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    n, _, stats, _ = cv2.connectedComponentsWithStats(opened, connectivity=8)
     if n <= 1:
         return None
     best = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))

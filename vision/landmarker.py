@@ -68,6 +68,11 @@ class HandTracker:
 
     In VIDEO mode the landmarker tracks hands between calls (palm detection runs only when it lost
     them) and every call needs ``ts_ms``, strictly increasing. Not thread-safe: one per worker.
+
+    VIDEO mode finds hands in more frames, but its tracked region can carry a wrong reading of the
+    fingers from frame to frame (on a real thumbs-up clip: read as "point" in 26 of 33 frames, where
+    IMAGE mode reads thumb_up in 27 of 35; ``bench/RESULTS.md``). Track presence in VIDEO mode; read
+    the gesture of a decisive frame with an IMAGE-mode tracker.
     """
 
     def __init__(
