@@ -172,7 +172,9 @@ def classify(landmarks_21x3: npt.ArrayLike, *, image_up: tuple[float, float] = (
     """The gesture of one hand from its 21 landmarks (image pixels with z, or world coordinates).
 
     ``image_up`` is the image's up direction in the landmarks' x, y axes: (0, -1) for image
-    coordinates, where y grows downwards. Only ``thumb_up`` depends on it.
+    coordinates, where y grows downwards, and for MediaPipe's world landmarks, whose axes follow the
+    camera's (on the real photos world landmarks read 23 of 30 target images right, image ones 24).
+    Only ``thumb_up`` depends on it.
     """
     f = features(landmarks_21x3, image_up)
     if f is None:
