@@ -164,3 +164,29 @@ def test_failed_download_is_reported(
     assert build_models.main(["--quiet"]) == 1
     err = capsys.readouterr().err
     assert "pip download of mediapipe==0.10.21 failed" in err and "network is unreachable" in err
+
+
+@pytest.mark.parametrize("full_range", [False, True])
+def test_face_detectors_load_directly_and_find_a_face(shared_dir: Path, full_range: bool) -> None:
+    """models/README.md says both face detectors load in FaceDetector without extra metadata."""
+    import cv2
+    import mediapipe as mp
+    import numpy as np
+    from mediapipe.tasks.python import vision as mp_vision
+    from mediapipe.tasks.python.core.base_options import BaseOptions
+
+    bgr = cv2.imread(str(shared_dir / "real_hands" / "mediapipe-rs" / "thumbs_up.jpg"))
+    assert bgr is not None
+    image = mp.Image(image_format=mp.ImageFormat.SRGB, data=np.ascontiguousarray(bgr[:, :, ::-1]))
+    options = mp_vision.FaceDetectorOptions(
+        base_options=BaseOptions(model_asset_path=str(models.face_model_path(full_range=full_range)))
+    )
+    detector = mp_vision.FaceDetector.create_from_options(options)
+    try:
+        found = detector.detect(image).detections
+    finally:
+        detector.close()
+    assert len(found) == 1
+    assert found[0].categories[0].score > 0.8
+    box = found[0].bounding_box
+    assert 100 < box.origin_x < 200 and 50 < box.origin_y < 150  # the face, top middle of the photo
