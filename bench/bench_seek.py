@@ -17,6 +17,7 @@ Usage: ``python bench/bench_seek.py [--minutes 10] [--hours 3] [--work DIR] [--s
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import subprocess
@@ -33,7 +34,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from vision.keyframes import scan_packets  # noqa: E402
-from vision.video import VideoTimeline  # noqa: E402
+from vision.video import VideoTimeline, tune_allocator  # noqa: E402
 
 FPS = 25
 PIECE_S = 60
@@ -198,7 +199,11 @@ def main() -> int:
     ap.add_argument("--hours", type=float, default=3.0, help="length of the long recording (0: skip)")
     ap.add_argument("--seeks", type=int, default=30)
     ap.add_argument("--work", type=Path, default=None, help="folder for the recordings (kept for reuse)")
+    ap.add_argument("--plain-malloc", action="store_true", help="do not call vision.video.tune_allocator()")
+    ap.add_argument("--only-game", action="store_true", help="skip the long recording")
     args = ap.parse_args()
+    tuned = False if args.plain_malloc else tune_allocator()
+    print(f"allocator tuned: {tuned}; load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     work = args.work or Path(tempfile.mkdtemp(prefix="bench_seek_"))
     work.mkdir(parents=True, exist_ok=True)
     piece = work / f"piece_{PIECE_S}s.mkv"
@@ -220,7 +225,8 @@ def main() -> int:
     naive_seek(game, label)
     step_back(game, label)
     decode_speed(game, label)
-    if args.hours:
+    print(f"load average now {os.getloadavg()[0]:.1f}")
+    if args.hours and not args.only_game:
         label = f"1080p {args.hours:g} h"
         first_frame(long, label)
         random_seeks(long, label, args.seeks, use_index=True)

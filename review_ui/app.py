@@ -17,7 +17,7 @@ from gamelog.bundle import BundleError, GameInfo, load_bundle
 from review_ui.decoder_worker import DecoderWorker
 from review_ui.i18n import Language, initial_language
 from review_ui.main_window import MainWindow
-from vision.video import SegmentSpec, VideoError, VideoTimeline, parse_video_field
+from vision.video import SegmentSpec, VideoError, VideoTimeline, parse_video_field, tune_allocator
 
 ORGANIZATION = "mafiacam"
 APPLICATION = "review"
@@ -28,6 +28,7 @@ def create_app(argv: list[str] | None = None) -> QApplication:
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app
+    tune_allocator()  # frame buffers from the heap: smoother playback through the GOP cache
     app = QApplication(argv if argv is not None else sys.argv[:1])
     app.setOrganizationName(ORGANIZATION)
     app.setApplicationName(APPLICATION)

@@ -79,6 +79,7 @@ class DecoderWorker(QObject):
         self._last_shown: ShownFrame | None = None
         self._numbered = False  # frames carry their number (the index was ready when they were shown)
         self._lock = threading.Lock()
+        self._info_lock = threading.Lock()
         self._pending: _Request | None = None
         self._next_id = 0
         self._thread = QThread()
@@ -139,10 +140,13 @@ class DecoderWorker(QObject):
         tl = self._timeline
         if tl is None:
             return
-        info = TimelineInfo(
-            tl.start_ms, tl.duration_ms, tl.fps, tl.frame_size, tuple(tl.damaged), tl.index_ready
-        )
-        emit(self.info_changed, info)
+        # Called from the worker and from the index thread: computing and posting under one lock keeps
+        # the receiver from getting an older state after a newer one.
+        with self._info_lock:
+            info = TimelineInfo(
+                tl.start_ms, tl.duration_ms, tl.fps, tl.frame_size, tuple(tl.damaged), tl.index_ready
+            )
+            emit(self.info_changed, info)
         if info.index_ready and not self._numbered:
             self._numbered = True
             emit(self._wake)  # the frame on screen can now show its number
