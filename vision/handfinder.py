@@ -15,7 +15,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from gamelog.layout import Layout
+from gamelog.layout import Layout, polygon_area
 from vision.crops import crop_for_zone, detect_in_crops, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
@@ -53,7 +53,7 @@ def _inside(points: npt.NDArray[np.float32], polygon: npt.NDArray[np.float64]) -
 class HandFinder:
     """Per-worker hand finder over one layout. Owns an IMAGE-mode tracker unless one is given."""
 
-    def __init__(self, layout: Layout, tracker: HandTracker | None = None, *, hand_px: float = 50.0) -> None:
+    def __init__(self, layout: Layout, tracker: HandTracker | None = None, *, hand_px: float = 0.0) -> None:
         self.layout = layout
         self._own = tracker is None
         self.tracker = tracker if tracker is not None else HandTracker(mode="image", num_hands=2)
@@ -81,13 +81,22 @@ class HandFinder:
     def polygon(self, seat: int, zone: str) -> npt.NDArray[np.float64]:
         return self._polys[(seat, zone)]
 
+    def hand_size(self, seat: int) -> float:
+        """Expected hand length in pixels at ``seat``: a table zone is drawn about a hand and a third across
+        (measured on tablesim layouts, where the true size is known: 0.68-0.83 of the zone's square root)."""
+        if self.hand_px > 0:
+            return self.hand_px
+        area = polygon_area(tuple((float(x), float(y)) for x, y in self._polys[(seat, "table_zone")]))
+        return float(np.clip(0.75 * np.sqrt(area), 20.0, 400.0))
+
     def detect(
         self, frame: npt.NDArray[np.uint8], seat: int, zone: str, *, tiles: bool = False
     ) -> HandLandmarks:
         poly = self._polys[(seat, zone)]
         specs = [crop_for_zone(frame.shape, poly, pad=0.25)]
         if tiles:
-            specs += tile_zone(frame.shape, poly, hand_px=self.hand_px)
+            # Windows three hands wide: the measured best for 40-60 px hands (bench/RESULTS.md, small hands).
+            specs = tile_zone(frame.shape, poly, hand_px=self.hand_size(seat), window_hands=3.0)
         self.calls += len(specs)
         return detect_in_crops(self.tracker, frame, specs)
 
