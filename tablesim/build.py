@@ -46,8 +46,8 @@ class Knobs:
     audio: audio.AudioKnobs = field(default_factory=audio.AudioKnobs)
     fps: int = 25
     hand_scale: float = 1.0
-    crf: int = 26
-    preset: str = "veryfast"
+    crf: int = 24
+    preset: str = "ultrafast"
     threads: int = 2  # x264 threads: fixed, so that builds are bit-for-bit repeatable
     audio_bitrate: int = 64000
 

@@ -116,10 +116,14 @@ class Renderer:
         self.background = self._background()
         rng = np.random.default_rng([seed, 0x0015E])
         h, w = scene.camera.height, scene.camera.width
-        self._noise = [
-            np.clip(rng.normal(0.0, self.knobs.noise, (h, w, 1)), -127, 127).astype(np.int16)
-            for _ in range(6)
-        ]
+        # sensor noise: a few fixed fields cycled frame by frame, split into the parts that brighten and
+        # darken so that saturating uint8 adds (fast in OpenCV) apply them
+        self._noise: list[tuple[np.ndarray, np.ndarray]] = []
+        for _ in range(6 if self.knobs.noise > 0 else 0):
+            n = np.round(rng.normal(0.0, self.knobs.noise, (h, w))).clip(-255, 255)
+            up = np.repeat(np.clip(n, 0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
+            down = np.repeat(np.clip(-n, 0, 255).astype(np.uint8)[:, :, None], 3, axis=2)
+            self._noise.append((up, down))
 
     # ---- the static background ------------------------------------------------------------------
 
@@ -154,7 +158,23 @@ class Renderer:
             self._plate(canvas, s)
         for s in order:
             self._body(canvas, s, self.people[s.seat - 1])
-        return canvas
+        return self._soften(canvas)
+
+    def _soften(self, img: np.ndarray) -> np.ndarray:
+        """The lens blur: applied once to the background and to each sprite when it is cached."""
+        if self.knobs.blur <= 0:
+            return img
+        if img.shape[2] == 3:
+            return np.ascontiguousarray(cv2.GaussianBlur(img, (0, 0), self.knobs.blur))
+        # straight alpha: blur premultiplied colour, then divide back (no dark fringes)
+        a = img[..., 3:4].astype(np.float32) / 255.0
+        pre = np.concatenate([img[..., :3].astype(np.float32) * a, a * 255.0], axis=2)
+        pre = cv2.GaussianBlur(pre, (0, 0), self.knobs.blur)
+        alpha = pre[..., 3:4] / 255.0
+        rgb = np.where(alpha > 1e-4, pre[..., :3] / np.maximum(alpha, 1e-4), 0.0)
+        return np.ascontiguousarray(
+            np.concatenate([rgb, pre[..., 3:4]], axis=2).clip(0, 255).round().astype(np.uint8)
+        )
 
     def _plate(self, canvas: np.ndarray, s: Seat) -> None:
         c = s.edge + s.inward * 0.07
@@ -251,7 +271,7 @@ class Renderer:
             cv2.line(
                 can, _ip(band - [R * 0.7, 0]), _ip(c - [R * 0.9, R * 0.1]), (12, 12, 14, 255), int(R * 0.1)
             )
-        small = cv2.resize(can, (size, size), interpolation=cv2.INTER_AREA)
+        small = self._soften(cv2.resize(can, (size, size), interpolation=cv2.INTER_AREA))
         out = (small, np.array([size / 2, size / 2]))
         self._heads[key] = out
         return out
@@ -292,14 +312,14 @@ class Renderer:
         if got is None:
             f = 1.02**q
             if q == 0:
-                got = (spr.rgba, spr.wrist.astype(np.float64), spr.elbow.astype(np.float64))
+                got = (self._soften(spr.rgba), spr.wrist.astype(np.float64), spr.elbow.astype(np.float64))
             else:
                 h, w = spr.rgba.shape[:2]
                 nw, nh = max(1, round(w * f)), max(1, round(h * f))
                 rgba = cv2.resize(
                     spr.rgba, (nw, nh), interpolation=cv2.INTER_AREA if f < 1 else cv2.INTER_LINEAR
                 )
-                got = (rgba, spr.wrist * (nw / w), spr.elbow * (nh / h))
+                got = (self._soften(rgba), spr.wrist * (nw / w), spr.elbow * (nh / h))
             self._scaled[key] = got
         return got
 
@@ -328,8 +348,6 @@ class Renderer:
                     _blit(img, rgba, cam.project(pos) - c)
                 else:
                     self._draw_hand(img, it)
-            if self.knobs.blur > 0:
-                img = cv2.GaussianBlur(img, (0, 0), self.knobs.blur)
             if self.knobs.light != 1.0:
                 img = cv2.convertScaleAbs(img, alpha=self.knobs.light)
             if self.knobs.jpeg:
@@ -337,10 +355,9 @@ class Renderer:
                 img = cv2.imdecode(buf, cv2.IMREAD_UNCHANGED)
             self._last_key, self._last_frame = key, img
         img = self._last_frame
-        if self.knobs.noise > 0:
-            img = np.clip(img.astype(np.int16) + self._noise[index % len(self._noise)], 0, 255).astype(
-                np.uint8
-            )
+        if self._noise:
+            up, down = self._noise[index % len(self._noise)]
+            img = cv2.subtract(cv2.add(img, up), down)
         return img
 
     def _neck(self, img: np.ndarray, seat: int, head: np.ndarray) -> None:
@@ -367,6 +384,8 @@ class Renderer:
         # the upper arm: from the shoulder to the elbow, where the sprite's forearm ends
         cv2.line(img, _ip(shoulder), _ip(elbow_img), col, width, cv2.LINE_AA)
         _blit(img, rgba, off)
+        # cover the sprite's cut sleeve end where the upper arm joins it
+        cv2.circle(img, _ip(elbow_img), max(1, int(width * 0.55)), col, -1, cv2.LINE_AA)
 
 
 def _item_key(it: tuple[Any, ...]) -> tuple[Any, ...]:
