@@ -115,6 +115,11 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
             obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
         calls = finder.calls
     out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
+    if stretch.kind in ("night", "shooting"):
+        from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second
+
+        night = night_pass(timeline, layout, stretch.start, stretch.end, shooting=stretch.kind == "shooting")
+        out += [event_to_json(e) for e in night]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
 
