@@ -162,8 +162,7 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
                 samples.append((el, rss_mb(me), sum(rss_mb(p) for p in pids)))
                 st = session.status()
                 print(
-                    f"  {el:6.0f}s  frames {st.frames_written:6d}  dropped {st.dropped}  "
-                    f"skipped {st.skipped}  dup {st.duplicated}  fps {st.fps:5.1f}  "
+                    f"  {el:6.0f}s  frames {st.frames_written:6d}  dropped {st.dropped}  fps {st.fps:5.1f}  "
                     f"RSS {samples[-1][1]:6.0f} MB (+ffmpeg {samples[-1][2]:4.0f} MB)",
                     flush=True,
                 )
@@ -179,8 +178,6 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
         "frames_captured": st.frames_captured,
         "frames_written": st.frames_written,
         "dropped": st.dropped,
-        "skipped": st.skipped,
-        "duplicated": st.duplicated,
         "expected_frames": round(wall * 30),
         "segments": len(st.segments),
         "video_frames_in_files": sum(c.frames for c in checks),

@@ -18,18 +18,16 @@ import ffmpeg
 
 @dataclass(frozen=True)
 class FileAudio:
-    """The audio track of a video file, from ``offset_s`` in the file, read at real speed."""
+    """The audio track of a video file, from ``offset_s`` in the file to its end (a looping file source
+    has audio again from the next segment on). ffmpeg paces it against the video by timestamps."""
 
     path: Path
     offset_s: float = 0.0
-    loop: bool = False
 
     def ffmpeg_input(self, start_s: float) -> Any:
         kw: dict[str, Any] = {"itsoffset": f"{start_s:.6f}", "vn": None}
         if self.offset_s > 0:
             kw["ss"] = f"{self.offset_s:.3f}"
-        if self.loop:
-            kw["stream_loop"] = -1
         # An input seek in a file with video may land before the offset and keep the audio before it
         # (correctly timed, but reaching into the previous segment): trim at the segment start.
         return ffmpeg.input(str(self.path), **kw)["a"].filter("atrim", start=f"{start_s:.6f}")
@@ -40,7 +38,8 @@ class FileAudio:
 
 @dataclass(frozen=True)
 class Microphone:
-    """A live microphone: ``fmt`` is ffmpeg's input format (alsa, pulse, dshow, avfoundation)."""
+    """A live microphone: ``fmt`` is ffmpeg's input format (alsa, pulse, dshow, avfoundation). It never
+    ends by itself: the writer stops ffmpeg with an interrupt once the video has ended."""
 
     fmt: str
     device: str

@@ -1,8 +1,8 @@
 """A recording session: source → bounded ring → ffmpeg segments, plus host marks, all crash-safe.
 
 Threads: the *reader* takes frames from the source and hands them to the ring without ever waiting (a
-full ring drops the frame and counts it); the *writer* places each frame on its segment's constant-rate
-slots, feeds ffmpeg, writes the timeline and feeds the live tap; the *monitor* watches free disk space.
+full ring drops the frame and counts it); the *writer* stamps each frame with its pts (its capture time
+as media ms), feeds ffmpeg, writes the timeline and feeds the live tap; the *monitor* watches free disk.
 
 Faults: a source that stops delivering closes the segment (what was recorded stays) and the reader tries
 to reopen it; its next frame opens a new segment at its own media time (the gap keeps counting). A dead
@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import math
 import threading
 from collections import deque
 from collections.abc import Callable, Mapping
@@ -32,7 +31,7 @@ from recorder.diskspace import DiskGuard, DiskProbe, free_bytes
 from recorder.ring import Control, EndOfStream, FrameRing, SourceGap
 from recorder.sources import Frame, FrameSource, SourceEnded, SourceError, SourceLost
 from recorder.tap import LiveTap
-from recorder.timebase import Clock, FrameSlotter, SystemClock, Timeline, iso_wall
+from recorder.timebase import Clock, SystemClock, Timeline, iso_wall
 from recorder.writer import EncoderSettings, SegmentSpec, SegmentWriter, WriterDied
 
 log = logging.getLogger("recorder.session")
@@ -76,8 +75,6 @@ class RecorderStatus:
     frames_captured: int
     frames_written: int
     dropped: int  # the ring was full (the writer fell behind)
-    skipped: int  # the source ran ahead of the frame rate
-    duplicated: int  # slots filled with the previous frame
     fps: float
     segment: str | None
     segments: tuple[str, ...]
@@ -96,9 +93,8 @@ class _Segment:
     index: int
     rel: str
     writer: SegmentWriter
-    slotter: FrameSlotter
+    start_ms: int
     size: tuple[int, int]
-    last: Frame | None = None
 
 
 class RecordingSession:
@@ -148,13 +144,11 @@ class RecordingSession:
         self._restarts: deque[float] = deque()
         self.captured = 0
         self.written = 0
-        self.skipped = 0
-        self.duplicated = 0
         self.source_losses = 0
         self.writer_restarts = 0
         self.marks = 0
         self._free: int | None = None
-        self._next_slot = 0  # the first free slot of the recording's frame grid
+        self._last_pts = -1  # the last pts written: pts increase strictly across segments
         self._disk_low = False
 
     # ---- life cycle ---------------------------------------------------------------------------------
@@ -269,8 +263,6 @@ class RecordingSession:
             frames_captured=self.captured,
             frames_written=self.written,
             dropped=self.ring.dropped,
-            skipped=self.skipped,
-            duplicated=self.duplicated,
             fps=round(fps, 2),
             segment=self._current,
             segments=segments,
@@ -350,15 +342,19 @@ class RecordingSession:
         assert self._t0 is not None
         return max(0.0, frame.t - self._t0)
 
-    def _open_segment(self, frame: Frame) -> _Segment:
+    def _pts(self, frame: Frame) -> int:
+        """The frame's pts: its capture time as media ms, nudged to stay strictly increasing."""
+        pts = round(self._media_s(frame) * 1000)
+        return pts if pts > self._last_pts else self._last_pts + 1
+
+    def _open_segment(self, frame: Frame, pts: int) -> _Segment:
         assert self._info is not None
         fps = self.source.fps or 30.0
-        start_n = max(round(self._media_s(frame) * fps), self._next_slot)
         index = len(self._segments) + 1
         rel = f"{self.config.video_dir}/seg-{index:04d}.mkv"
         audio = self.source.audio_for(frame) or self.microphone
         h, w = frame.image.shape[:2]
-        spec = SegmentSpec(self.bundle / rel, (w, h), fps, start_n / fps, audio, self.config.encoder)
+        spec = SegmentSpec(self.bundle / rel, (w, h), fps, pts, audio, self.config.encoder)
         writer = self._writer_factory(spec)
         with self._lock:
             self._segments.append(rel)
@@ -370,18 +366,17 @@ class RecordingSession:
                     "kind": "segment",
                     "seg": index,
                     "file": rel,
-                    "start_ms": math.floor(start_n * 1000 / fps + 0.5),
+                    "start_ms": pts,
                     "fps": spec.fps,
                     "size": [w, h],
                     "audio": audio.describe() if audio else None,
                 },
                 sync=True,
             )
-        return _Segment(index, rel, writer, FrameSlotter(fps, start_n), (w, h))
+        return _Segment(index, rel, writer, pts, (w, h))
 
     def _close_segment(self, seg: _Segment, why: str) -> None:
         """Finish a segment on a thread of its own, so the next one is fed meanwhile."""
-        self._next_slot = max(self._next_slot, seg.slotter.next_global)
         with self._lock:
             if self._current == seg.rel:
                 self._current = None
@@ -410,35 +405,15 @@ class RecordingSession:
         self._close_segment(seg, "ffmpeg died")
         return len(self._restarts) <= self.config.max_restarts
 
-    def _write(self, seg: _Segment, frame: Frame) -> None:
-        slot = seg.slotter.place(self._media_s(frame))
-        if slot.n is None:
-            self.skipped += 1
-            return
+    def _write(self, seg: _Segment, frame: Frame, pts: int) -> None:
+        img = frame.image if frame.image.flags.c_contiguous else frame.image.copy()
+        seg.writer.write(memoryview(img).cast("B"), pts)
+        self._last_pts = pts
+        self.written += 1
         tl = self._timeline
         assert tl is not None
-        wall_now, mono_now = self.clock.wall(), self.clock.monotonic()
-        if slot.dups and seg.last is not None:
-            prev = seg.last
-            for k in range(slot.dups):
-                n = slot.n - slot.dups + k
-                seg.writer.write(memoryview(prev.image).cast("B"))
-                self.duplicated += 1
-                tl.frame(
-                    seg.index,
-                    n,
-                    seg.slotter.pts_ms(n),
-                    prev.t,
-                    wall_now - (mono_now - prev.t),
-                    self.ring.dropped,
-                    dup=True,
-                )
-        img = frame.image if frame.image.flags.c_contiguous else frame.image.copy()
-        seg.writer.write(memoryview(img).cast("B"))
-        seg.last = frame
-        self.written += 1
-        pts = seg.slotter.pts_ms(slot.n)
-        tl.frame(seg.index, slot.n, pts, frame.t, wall_now - (mono_now - frame.t), self.ring.dropped)
+        wall = self.clock.wall() - (self.clock.monotonic() - frame.t)
+        tl.frame(seg.index, seg.writer.frames - 1, pts, frame.t, wall, self.ring.dropped)
         with self._lock:
             self._recent.append(frame.t)
             while self._recent and frame.t - self._recent[0] > 2.0:
@@ -466,16 +441,17 @@ class RecordingSession:
                 assert isinstance(item, Frame)
                 frame = item
                 h, w = frame.image.shape[:2]
+                pts = self._pts(frame)
                 if seg is not None and (
-                    self._media_s(frame) - seg.slotter.start_s >= self.config.segment_s or seg.size != (w, h)
+                    pts - seg.start_ms >= self.config.segment_s * 1000 or seg.size != (w, h)
                 ):
                     self._close_segment(seg, "next segment")
                     seg = None
                 for attempt in (1, 2):
                     try:
                         if seg is None:
-                            seg = self._open_segment(frame)
-                        self._write(seg, frame)
+                            seg = self._open_segment(frame, pts)
+                        self._write(seg, frame, pts)
                         break
                     except WriterDied as e:
                         if seg is None:  # could not even start ffmpeg
@@ -544,8 +520,6 @@ class RecordingSession:
                         "why": self._stop_reason,
                         "frames": self.written,
                         "dropped": self.ring.dropped,
-                        "skipped": self.skipped,
-                        "duplicated": self.duplicated,
                     },
                     sync=True,
                 )

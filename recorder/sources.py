@@ -295,4 +295,4 @@ class FileSource:
         offset = frame.source_pts
         if self.loop and self._duration > 0:
             offset = math.fmod(offset, self._duration)
-        return FileAudio(self.path, offset_s=offset, loop=self.loop)
+        return FileAudio(self.path, offset_s=offset)

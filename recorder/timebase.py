@@ -1,7 +1,7 @@
 """One time base for a recording: clocks, frame slots and the ``timeline.jsonl`` sidecar.
 
 Media time is the monotonic clock since the session started, in milliseconds. The video's own pts are
-media time (Matroska segments carry a 1/1000 s time base and each segment starts at its offset), so a
+media time (every frame's pts is its capture time; Matroska segments carry a 1/1000 s time base), so a
 frame, a host mark and an audio sample line up. ``timeline.jsonl`` maps every written frame's pts to the
 monotonic and the wall clock and carries the running dropped-frame count, fsynced about once a second.
 
@@ -11,12 +11,10 @@ The clock is injectable: tests pass a :class:`ManualClock` instead of patching :
 from __future__ import annotations
 
 import json
-import math
 import os
 import threading
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any, Protocol
@@ -75,61 +73,6 @@ def iso_wall(wall: float) -> str:
     return datetime.fromtimestamp(wall, tz=UTC).isoformat(timespec="milliseconds")
 
 
-@dataclass(frozen=True)
-class Slot:
-    """Where a captured frame goes in its segment: slot ``n`` (pts = start + n/fps) after ``dups`` copies
-    of the previous frame that fill a hole; ``n`` is None when the frame must be skipped (it came too early,
-    its slot is taken)."""
-
-    n: int | None
-    dups: int
-
-
-class FrameSlotter:
-    """Maps capture times onto the constant-rate slots of one segment, as OBS does.
-
-    Slots lie on one grid for the whole recording: global slot ``g`` is media time ``g / fps``, and a
-    segment starts at global slot ``start_n`` (ffmpeg's ``-itsoffset`` lands exactly on the grid). A frame
-    goes to the slot nearest its capture time; a hole of missed slots is filled with copies of the
-    previous frame (counted as duplicated); a frame whose slot is taken while the stream already runs
-    more than ``max_lead`` slots ahead of real time is skipped (counted). So every written frame's pts
-    stays within about a frame of its capture time.
-    """
-
-    def __init__(self, fps: float, start_n: int, max_lead: float = 1.5) -> None:
-        if fps <= 0:
-            raise ValueError(f"fps must be positive, got {fps}")
-        self.fps = fps
-        self.start_n = start_n
-        self.max_lead = max_lead
-        self.last: int = -1
-
-    @property
-    def start_s(self) -> float:
-        return self.start_n / self.fps
-
-    def place(self, media_s: float) -> Slot:
-        ideal = media_s * self.fps - self.start_n
-        nearest = max(0, round(ideal))
-        if nearest > self.last:
-            dups = nearest - self.last - 1 if self.last >= 0 else 0
-            self.last = nearest
-            return Slot(nearest, dups)
-        if self.last + 1 - ideal > self.max_lead:
-            return Slot(None, 0)
-        self.last += 1
-        return Slot(self.last, 0)
-
-    @property
-    def next_global(self) -> int:
-        """The first global slot after this segment's last one."""
-        return self.start_n + self.last + 1
-
-    def pts_ms(self, n: int) -> int:
-        """The pts (ms) of slot ``n`` of this segment in its Matroska file."""
-        return math.floor((self.start_n + n) * 1000 / self.fps + 0.5)
-
-
 class Timeline:
     """Writer of ``timeline.jsonl``: one JSON object a line, fsynced at least every ``fsync_s`` seconds."""
 
@@ -156,9 +99,7 @@ class Timeline:
             except OSError as e:  # a full disk must not stop the video: report and carry on
                 self.failed = f"{self.path}: {e}"
 
-    def frame(
-        self, seg: int, n: int, pts_ms: int, mono: float, wall: float, dropped: int, dup: bool = False
-    ) -> None:
+    def frame(self, seg: int, n: int, pts_ms: int, mono: float, wall: float, dropped: int) -> None:
         rec: dict[str, Any] = {
             "kind": "frame",
             "seg": seg,
@@ -168,8 +109,6 @@ class Timeline:
             "wall": round(wall, 4),
             "dropped": dropped,
         }
-        if dup:
-            rec["dup"] = True
         self.write(rec)
 
     def close(self) -> None:

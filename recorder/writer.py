@@ -1,10 +1,15 @@
 """The crash-safe segment writer: one ffmpeg child process per segment, fed raw RGB frames on stdin.
 
-Each segment is a Matroska file (H.264 yuv420p, a keyframe every second, no scene-cut keyframes; AAC
-when there is audio) whose pts are media time: the segment's first frame is shifted to the segment's start
-(``-itsoffset``) and Matroska keeps pts in milliseconds. Clusters are closed at least every half second and
-every packet is flushed to the file at once, so a killed recorder (or a killed ffmpeg) leaves a file that
-decodes up to the last closed cluster: at most about a second is lost.
+Every frame goes down the pipe with its own pts (media time in ms, from its capture time): the frames are
+wrapped, without copying pixels, as rawvideo packets in a NUT stream (PyAV muxes, ffmpeg demuxes), so the
+encoder gets variable-rate frames with their true times. A frame the recorder had to drop leaves a hole
+in time rather than a copy to encode, so a busy machine does not spiral into encoding copies.
+
+Each segment is a Matroska file (H.264 yuv420p, a keyframe at least every second by time, no scene-cut
+keyframes; AAC when there is audio) whose pts are media time: Matroska keeps pts in milliseconds and the
+segment's input is shifted (``-itsoffset``) back to its first frame's pts. Clusters are closed at least every
+half second and every packet is flushed to the file at once, so a killed recorder (or a killed ffmpeg)
+leaves a file that decodes up to the last closed cluster: at most about a second is lost.
 
 ffmpeg's stderr is drained on a thread into the log (and kept for error messages). A dead ffmpeg shows as
 :class:`WriterDied` from :meth:`SegmentWriter.write`; the session then starts a new segment.
@@ -14,19 +19,25 @@ from __future__ import annotations
 
 import contextlib
 import logging
+import os
+import signal
 import subprocess
 import threading
 from collections import deque
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
+import av
 import ffmpeg
 import imageio_ffmpeg
 
-from recorder.audio import AudioInput
+from recorder.audio import AudioInput, Microphone
 
 log = logging.getLogger("recorder.writer")
+
+MS = Fraction(1, 1000)
 
 
 class WriterDied(RuntimeError):
@@ -47,38 +58,34 @@ class EncoderSettings:
 
 @dataclass(frozen=True)
 class SegmentSpec:
-    """One segment to write: ``start_s`` is the media time of its first slot."""
+    """One segment to write: ``start_ms`` is the pts of its first frame (media time); ``fps`` the nominal
+    rate (frames carry their own times)."""
 
     path: Path
     size: tuple[int, int]
     fps: float
-    start_s: float
+    start_ms: int
     audio: AudioInput | None = None
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
 
 
 def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     """The ffmpeg command line of a segment (built with ffmpeg-python)."""
-    w, h = spec.size
-    fps = spec.fps
-    gop = max(1, round(fps))
+    gop = max(1, round(spec.fps))
     enc = spec.encoder
-    video = ffmpeg.input(
-        "pipe:0",
-        f="rawvideo",
-        pix_fmt="rgb24",
-        s=f"{w}x{h}",
-        framerate=f"{fps:g}",
-        itsoffset=f"{spec.start_s:.6f}",
-    )
+    start_s = spec.start_ms / 1000
+    # ffmpeg moves an input's first timestamp to 0; -itsoffset puts it back at the segment's media time.
+    video = ffmpeg.input("pipe:0", f="nut", itsoffset=f"{start_s:.3f}")
     streams: list[Any] = [video["v"]]
     out_kw: dict[str, Any] = {
         "vcodec": "libx264",
         "preset": enc.preset,
         "crf": enc.crf,
         "pix_fmt": "yuv420p",
-        "g": gop,
-        "keyint_min": gop,
+        "fps_mode": "passthrough",
+        "enc_time_base": "1:1000",  # ffmpeg would round pts to 1/fps
+        "force_key_frames": "expr:gte(t,n_forced*1)",
+        "g": 2 * gop,
         "sc_threshold": 0,
         "f": "matroska",
         "cluster_time_limit": enc.cluster_ms,
@@ -89,11 +96,11 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     if enc.tune:
         out_kw["tune"] = enc.tune
     if spec.audio is not None:
-        streams.append(spec.audio.ffmpeg_input(spec.start_s))
-        # -shortest ends a looped audio input with the video; its sync queue holds raw frames, so
-        # keep that queue short (the default, 10 s of raw 1080p, is about a gigabyte).
-        out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate, "shortest": None})
-        out_kw["shortest_buf_duration"] = 0.5
+        streams.append(spec.audio.ffmpeg_input(start_s))
+        # No -shortest: its sync queue holds raw frames (10 s of 1080p is a gigabyte) and, kept short, it
+        # cuts the video when the audio runs ahead. A file's audio ends by itself; a microphone is
+        # interrupted in close().
+        out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate})
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
     return list(ffmpeg.compile(out, cmd=exe or imageio_ffmpeg.get_ffmpeg_exe(), overwrite_output=True))
@@ -117,7 +124,27 @@ class SegmentWriter:
         self._drain = threading.Thread(target=self._drain_stderr, name="ffmpeg-stderr", daemon=True)
         self._drain.start()
         self._frame_bytes = spec.size[0] * spec.size[1] * 3
+        self.last_pts: int | None = None
+        self._mux: Any = None
+        self._stream: Any = None
+        try:
+            self._open_mux()
+        except (OSError, ValueError, av.error.FFmpegError):
+            self._proc.kill()
+            self._proc.wait()
+            raise self._died() from None
         log.info("segment %s started (pid %d): %s", spec.path.name, self._proc.pid, " ".join(self.cmd))
+
+    def _open_mux(self) -> None:
+        assert self._proc.stdin is not None
+        w, h = self.spec.size
+        mux = av.open(self._proc.stdin, "w", format="nut", container_options={"flush_packets": "1"})
+        st = mux.add_stream("rawvideo", rate=Fraction(self.spec.fps).limit_denominator(1001))
+        st.width, st.height, st.pix_fmt = w, h, "rgb24"
+        st.codec_context.time_base = MS
+        st.time_base = MS
+        mux.start_encoding()
+        self._mux, self._stream = mux, st
 
     @property
     def pid(self) -> int:
@@ -142,23 +169,40 @@ class SegmentWriter:
             f"{self.spec.path.name}: ffmpeg exited (status {rc}) after {self.frames} frames: {last}"
         )
 
-    def write(self, data: bytes | memoryview) -> None:
+    def write(self, data: bytes | memoryview, pts_ms: int) -> None:
+        """Send one RGB frame with its pts (media ms, strictly increasing within the segment)."""
         if len(data) != self._frame_bytes:
             raise ValueError(f"frame of {len(data)} bytes, the segment takes {self._frame_bytes}")
-        stdin = self._proc.stdin
-        assert stdin is not None
+        if self.last_pts is not None and pts_ms <= self.last_pts:
+            raise ValueError(f"pts {pts_ms} ms does not follow {self.last_pts} ms")
+        pkt = av.Packet(data)
+        pkt.pts = pkt.dts = pts_ms - self.spec.start_ms
+        pkt.time_base = MS
+        pkt.stream = self._stream
         try:
-            stdin.write(data)
-        except (BrokenPipeError, OSError, ValueError):
+            self._mux.mux(pkt)
+        except (OSError, ValueError, av.error.FFmpegError):
             raise self._died() from None
+        self.last_pts = pts_ms
         self.frames += 1
 
     def close(self, timeout: float = 20.0) -> int:
         """Finish the segment: end of input, wait for ffmpeg to write the rest. Returns its exit status."""
+        if self._mux is not None:
+            with contextlib.suppress(OSError, ValueError, av.error.FFmpegError):
+                self._mux.close()
+            self._mux = None
         stdin = self._proc.stdin
         if stdin is not None and not stdin.closed:
             with contextlib.suppress(OSError):
                 stdin.close()
+        interrupted = False
+        if isinstance(self.spec.audio, Microphone):  # a live input never ends: ask ffmpeg to finish
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self._proc.wait(timeout=0.5)
+            if self._proc.poll() is None:
+                self._proc.send_signal(signal.SIGINT if os.name == "posix" else signal.SIGTERM)
+                interrupted = True
         try:
             rc = self._proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
@@ -168,6 +212,8 @@ class SegmentWriter:
         self._drain.join(timeout=2)
         if self._proc.stderr is not None:
             self._proc.stderr.close()
+        if interrupted and rc == 255:  # ffmpeg's status after a requested interrupt
+            rc = 0
         if rc != 0:
             log.error("ffmpeg %s ended with status %s", self.spec.path.name, rc)
         return rc

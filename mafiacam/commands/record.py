@@ -111,7 +111,7 @@ def _status_line(st: Any) -> str:
     free = f"{st.free_bytes / 1e9:.1f} GB free" if st.free_bytes is not None else "free space unknown"
     return (
         f"[{st.media_ms / 1000:8.1f}s] {st.state}: {st.frames_written} frames, {st.fps:.1f} fps, "
-        f"dropped {st.dropped}, skipped {st.skipped}, dup {st.duplicated}, {st.bytes_written / 1e6:.1f} MB, "
+        f"dropped {st.dropped}, {st.bytes_written / 1e6:.1f} MB, "
         f"{len(st.segments)} segment(s), {st.marks} mark(s), {free}"
     )
 

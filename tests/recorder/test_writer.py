@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import itertools
 import time
 from pathlib import Path
 
@@ -7,11 +8,12 @@ import av
 import numpy as np
 import pytest
 
-from recorder.audio import FileAudio
+from recorder.audio import FileAudio, Microphone
 from recorder.inspect import check_segment
 from recorder.writer import EncoderSettings, SegmentSpec, SegmentWriter, WriterDied, build_command
 
 W, H, FPS = 160, 96, 30.0
+FAST = EncoderSettings("ultrafast")
 
 
 def grey(i: int) -> bytes:
@@ -19,51 +21,54 @@ def grey(i: int) -> bytes:
 
 
 def test_command_line_has_the_crash_safe_settings(tmp_path: Path) -> None:
-    cmd = build_command(
-        SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 2.0, encoder=EncoderSettings("ultrafast"))
-    )
-    line = " ".join(cmd)
-    parts = ["-f rawvideo", "-pix_fmt rgb24", "-s 160x96", "-i pipe:0", "-itsoffset 2.000000", "-g 30"]
-    parts += ["-keyint_min 30", "-sc_threshold 0", "-pix_fmt yuv420p", "-preset ultrafast", "-f matroska"]
-    parts += ["-flush_packets 1", "-cluster_time_limit 500", "-vcodec libx264"]
+    line = " ".join(build_command(SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 2033, encoder=FAST)))
+    parts = ["-f nut", "-itsoffset 2.033", "-i pipe:0", "-fps_mode passthrough", "-enc_time_base 1:1000"]
+    parts += ["-force_key_frames expr:gte(t,n_forced*1)", "-sc_threshold 0", "-pix_fmt yuv420p"]
+    parts += ["-preset ultrafast", "-tune zerolatency", "-f matroska", "-flush_packets 1"]
+    parts += ["-cluster_time_limit 500", "-vcodec libx264"]
     for part in parts:
         assert part in line, part
 
 
-def test_segment_pts_are_media_time_and_keyframes_every_second(tmp_path: Path) -> None:
-    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 61 / 30, encoder=EncoderSettings("ultrafast"))
+def test_pts_are_the_given_media_times_and_keyframes_come_every_second(tmp_path: Path) -> None:
+    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 2033, encoder=FAST)
     w = SegmentWriter(spec)
-    for i in range(75):
-        w.write(grey(i))
+    # irregular capture times, with a 700 ms hole (frames the recorder had to drop)
+    given = [2033 + round(i * 33.4) + (700 if i >= 40 else 0) for i in range(80)]
+    for i, pts in enumerate(given):
+        w.write(grey(i), pts)
     assert w.close() == 0
     with av.open(str(spec.path)) as c:
         vs = c.streams.video[0]
         assert vs.time_base * 1000 == 1
         pkts = [p for p in c.demux(vs) if p.pts is not None]
-    pts = sorted(p.pts for p in pkts)
-    assert len(pts) == 75
-    assert pts[0] == 2033 and pts[1] == 2067 and pts[-1] == 2033 + round(74 * 1000 / 30)
+    assert sorted(p.pts for p in pkts) == given  # exact: the hole stays a hole, nothing is copied in
     keys = sorted(p.pts for p in pkts if p.is_keyframe)
-    assert keys == [2033, 3033, 4033]
+    assert keys[0] == 2033
+    assert all(0 < b - a <= 1040 for a, b in itertools.pairwise(keys)), keys
+    assert keys[-1] >= given[-1] - 1040
 
 
-def test_wrong_frame_size_is_refused(tmp_path: Path) -> None:
-    w = SegmentWriter(SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 0.0))
+def test_bad_frames_are_refused(tmp_path: Path) -> None:
+    w = SegmentWriter(SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 0, encoder=FAST))
     with pytest.raises(ValueError, match="the segment takes"):
-        w.write(b"\0" * 10)
-    w.close()
+        w.write(b"\0" * 10, 0)
+    w.write(grey(0), 0)
+    with pytest.raises(ValueError, match="pts 0 ms does not follow 0 ms"):
+        w.write(grey(1), 0)
+    assert w.close() == 0
 
 
 def test_killed_ffmpeg_is_reported_and_the_file_keeps_what_was_flushed(tmp_path: Path) -> None:
-    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 0.0, encoder=EncoderSettings("ultrafast"))
+    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 0, encoder=FAST)
     w = SegmentWriter(spec)
     for i in range(90):
-        w.write(grey(i))
+        w.write(grey(i), round(i * 1000 / 30))
     time.sleep(0.5)  # let ffmpeg encode what it was given (its flush is what the test checks)
     w.kill()
     with pytest.raises(WriterDied, match=r"s\.mkv: ffmpeg exited .* after 90 frames"):
-        for i in range(200):
-            w.write(grey(i))
+        for i in range(90, 300):
+            w.write(grey(i), round(i * 1000 / 30))
     chk = check_segment(spec.path)
     # clusters close every 500 ms: at most about half a second plus the encoder's delay is lost
     assert chk.frames >= 60, chk
@@ -72,16 +77,11 @@ def test_killed_ffmpeg_is_reported_and_the_file_keeps_what_was_flushed(tmp_path:
 
 def test_audio_of_a_file_passes_through(tmp_path: Path, clip: Path) -> None:
     spec = SegmentSpec(
-        tmp_path / "s.mkv",
-        (W, H),
-        FPS,
-        1.0,
-        audio=FileAudio(clip, offset_s=0.5),
-        encoder=EncoderSettings("ultrafast"),
+        tmp_path / "s.mkv", (W, H), FPS, 1000, audio=FileAudio(clip, offset_s=0.5), encoder=FAST
     )
     w = SegmentWriter(spec)
     for i in range(30):
-        w.write(grey(i))
+        w.write(grey(i), 1000 + round(i * 1000 / 30))
     assert w.close() == 0
     with av.open(str(spec.path)) as c:
         a = c.streams.audio[0]
@@ -91,3 +91,20 @@ def test_audio_of_a_file_passes_through(tmp_path: Path, clip: Path) -> None:
     loud = [f.pts for f in frames if float(np.abs(f.to_ndarray()).max()) > 0.2]
     # the file's loud stretch (0.5-1.0 s) follows the file offset 0.5 s: media 1.0-1.5 s
     assert loud and abs(loud[0] - 1000) <= 30 and abs(loud[-1] - 1480) <= 30, loud
+
+
+def test_a_live_microphone_is_stopped_with_the_video(tmp_path: Path) -> None:
+    """A live audio input never ends by itself; closing the segment must still finish the file. A real-time
+    sine from ffmpeg's lavfi stands in for the microphone (this machine has none)."""
+    mic = Microphone("lavfi", "sine=f=440:r=48000,arealtime")
+    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 500, audio=mic, encoder=FAST)
+    w = SegmentWriter(spec)
+    for i in range(20):
+        w.write(grey(i), 500 + round(i * 1000 / 30))
+        time.sleep(1 / 30)
+    assert w.close(timeout=10) == 0
+    with av.open(str(spec.path)) as c:
+        audio = [f.pts for f in c.decode(c.streams.audio[0])]
+    chk = check_segment(spec.path)
+    assert chk.frames == 20 and chk.error is None
+    assert audio[0] == 500 and 900 < audio[-1] < 5000
