@@ -1,0 +1,157 @@
+"""Night watch on small rendered tablesim nights: a peek and a touch are found with the right seats and
+times, a quiet night gives nothing, the events parse, and the analyser writes them to vision.jsonl."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from gamelog.bundle import load_bundle
+from gamelog.events import HeadUp, NightMotion, event_to_json, parse_event
+from gamelog.jsonl import read_events
+from tablesim.build import Knobs, build
+from tablesim.scene import CameraKnobs
+from tablesim.script import parse_script
+from vision import nightwatch as nw
+from vision.video import VideoTimeline
+
+ROLES = {"don": 4, "mafia": [7, 9], "sheriff": 2}
+SIZE = (480, 270)
+TOL_MS = 400  # samples are 160 ms apart; the head takes 300 ms to rise
+
+
+def _night(tmp: Path, name: str, seats: list[dict[str, Any]], day_at: int = 16000) -> Path:
+    script = parse_script(
+        {
+            "format": "tablesim/1",
+            "seed": 11,
+            "roles": ROLES,
+            "host": [{"t": 500, "do": "night", "n": 1}, {"t": day_at, "do": "day", "n": 2}],
+            "seats": seats,
+        }
+    )
+    knobs = Knobs(camera=CameraKnobs(width=SIZE[0], height=SIZE[1]), fps=10)
+    return build(script, tmp / name, knobs).bundle
+
+
+@pytest.fixture(scope="module")
+def peek_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    seats = [
+        {"t": 6000, "seat": 3, "do": "peek", "until": 8000},
+        {"t": 10000, "seat": 7, "do": "reach", "into": 8, "until": 11200},
+    ]
+    return _night(tmp_path_factory.mktemp("nightwatch"), "peek", seats)
+
+
+@pytest.fixture(scope="module")
+def quiet_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return _night(tmp_path_factory.mktemp("nightwatch"), "quiet", [], day_at=14000)
+
+
+def _marks(bundle: Path) -> tuple[int, int]:
+    evs = load_bundle(bundle).events
+    night = next(e.t for e in evs if e.TYPE == "night")
+    day = next(e.t for e in evs if e.TYPE == "day")
+    return night, day
+
+
+def _pass(bundle: Path) -> list[Any]:
+    b = load_bundle(bundle)
+    assert b.layout is not None
+    start, end = _marks(bundle)
+    with VideoTimeline([bundle / "video.mp4"]) as tl:
+        return nw.night_pass(tl, b.layout.at(0), start, end)
+
+
+def test_peek_found_with_seat_and_times(peek_bundle: Path) -> None:
+    truth = json.loads((peek_bundle / "truth.json").read_text(encoding="utf-8"))
+    (peek,) = [h for h in truth["hands"] if h["kind"] == "head_up"]
+    evs = _pass(peek_bundle)
+    heads = [e for e in evs if isinstance(e, HeadUp)]
+    assert [e.seat for e in heads] == [3], evs
+    assert abs(heads[0].t - peek["t"]) <= TOL_MS
+    assert abs(heads[0].until - peek["until"]) <= TOL_MS
+    assert 0.5 <= heads[0].conf <= 1.0
+
+
+def test_touch_found_with_seat_and_neighbour(peek_bundle: Path) -> None:
+    evs = _pass(peek_bundle)
+    motions = [e for e in evs if isinstance(e, NightMotion)]
+    assert [(e.seat, e.kind, e.extra.get("into")) for e in motions] == [(7, "touch", 8)], evs
+    # the hand arrives at 10 s after a 450 ms reach and leaves at 11.2 s
+    assert 9400 <= motions[0].t <= 10000 + TOL_MS
+    assert 11200 - TOL_MS <= motions[0].until <= 11700 + TOL_MS
+
+
+def test_quiet_night_gives_nothing(quiet_bundle: Path) -> None:
+    assert _pass(quiet_bundle) == []
+
+
+def test_events_parse_and_ids_are_deterministic(peek_bundle: Path) -> None:
+    first, second = _pass(peek_bundle), _pass(peek_bundle)
+    assert [e.id for e in first] == [e.id for e in second]
+    for e in first:
+        obj = event_to_json(e)
+        assert obj["src"] == "vision"
+        assert obj["analyser"] == f"{nw.NAME}/{nw.VERSION}"
+        assert obj["id"].startswith(f"vis:{obj['type']}:{obj['seat']}:{obj['t']}:")
+        assert parse_event(json.loads(json.dumps(obj))) == e
+
+
+def test_analyser_writes_night_events(peek_bundle: Path, tmp_path: Path) -> None:
+    import shutil
+
+    from vision.analyzer import analyze
+
+    work = tmp_path / "b"
+    shutil.copytree(peek_bundle, work)
+    analyze(work, workers=1, resume=False)
+    evs = read_events(work / "vision.jsonl").events
+    heads = [e for e in evs if isinstance(e, HeadUp)]
+    assert [e.seat for e in heads] == [3]
+    assert any(isinstance(e, NightMotion) and e.seat == 7 and e.kind == "touch" for e in evs)
+
+
+def _series(head: dict[int, list[float]], step: int = nw.STEP_MS) -> nw.Series:
+    n = len(next(iter(head.values())))
+    return nw.Series(
+        times=np.arange(n, dtype=np.int64) * step,
+        head={s: np.array(v) for s, v in head.items()},
+        mask={s: np.zeros(n) for s in head},
+        move={s: np.zeros(n) for s in head},
+        raised={s: np.zeros(n) for s in head},
+        touch={},
+    )
+
+
+@pytest.mark.parametrize(
+    ("values", "expected"),
+    [
+        # a head up for 5 samples mid-night is one fact from its first to its last sample
+        ([0.0] * 30 + [0.5] * 5 + [0.0] * 30, [(30 * 160, 34 * 160)]),
+        # a single-sample blip is noise
+        ([0.0] * 30 + [0.5] + [0.0] * 30, []),
+        # two runs one sample apart are one fact
+        ([0.0] * 30 + [0.5] * 3 + [0.0] + [0.5] * 3 + [0.0] * 30, [(30 * 160, 36 * 160)]),
+        # heads still settling at the start are not a peek...
+        ([0.5] * 10 + [0.0] * 55, []),
+        # ...but a head that stays up past the settling time is
+        ([0.5] * 40 + [0.0] * 25, [(0, 39 * 160)]),
+        # heads rising for the day in the last second are not a peek
+        ([0.0] * 60 + [0.5] * 5, []),
+    ],
+)
+def test_facts_from_head_series(values: list[float], expected: list[tuple[int, int]]) -> None:
+    s = _series({3: values})
+    found = nw.facts(s, 0, len(values) * nw.STEP_MS)
+    assert [(f.t, f.until) for f in found if f.kind == "head_up"] == expected
+
+
+def test_raised_hand_over_the_head_path_is_not_a_head() -> None:
+    s = _series({3: [0.0] * 30 + [0.5] * 5 + [0.0] * 30})
+    s.raised[3][31:34] = 0.3
+    assert nw.facts(s, 0, 65 * nw.STEP_MS, shooting=True) == []
