@@ -49,6 +49,7 @@ class RecorderConfig:
     disk_warn_bytes: int = 3_000_000_000
     disk_stop_bytes: int = 200_000_000
     disk_check_s: float = 1.0
+    drop_report_s: float = 10.0
     reconnect_s: float = 1.0
     timeline_fsync_s: float = 1.0
     max_restarts: int = 5  # ffmpeg restarts within restart_window_s before the session gives up
@@ -61,7 +62,7 @@ class RecorderConfig:
 @dataclass(frozen=True)
 class Notice:
     """Something the operator should see: ``kind`` is source_lost, source_back, writer_died, disk_low,
-    disk_full, timeline_error, stopped."""
+    disk_full, frames_dropped, timeline_error, stopped."""
 
     t_ms: int
     kind: str
@@ -478,9 +479,25 @@ class RecordingSession:
 
     # ---- monitor ------------------------------------------------------------------------------------
 
+    def _report_drops(self, since: tuple[float, int]) -> tuple[float, int]:
+        """A notice (at most every ``drop_report_s``) when frames were dropped, as OBS logs them."""
+        now, dropped = self.clock.monotonic(), self.ring.dropped
+        if now - since[0] < self.config.drop_report_s:
+            return since
+        if dropped > since[1]:
+            n = dropped - since[1]
+            self._notice(
+                "frames_dropped",
+                f"{n} frame(s) dropped in the last {now - since[0]:.0f} s "
+                f"({dropped} in all): the encoder or the disk is too slow",
+            )
+        return now, dropped
+
     def _monitor(self) -> None:
         warned = False
+        drops = (self.clock.monotonic(), 0)
         while not self._stop.is_set():
+            drops = self._report_drops(drops)
             try:
                 state = self._disk.check()
             except OSError as e:

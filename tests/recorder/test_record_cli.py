@@ -9,12 +9,13 @@ from mafiacam import cli
 from recorder.inspect import check_bundle
 
 
-def test_without_no_ui_the_console_is_not_there_yet(
+def test_without_no_ui_a_bad_source_fails_before_the_console_opens(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    rc = cli.main(["record", "--source", "test", "--out", str(tmp_path / "g")])
-    assert rc == 2
-    assert "the record console is not available yet; use --no-ui" in capsys.readouterr().err
+    # Without --no-ui the record console opens (tests/review_ui/test_console_window.py runs it).
+    rc = cli.main(["record", "--source", "nothing_here.mp4", "--out", str(tmp_path / "g")])
+    assert rc == 1
+    assert "--source nothing_here.mp4: no such video file" in capsys.readouterr().err
     assert not (tmp_path / "g").exists()
 
 

@@ -217,10 +217,14 @@ class SlowDiskWriter(SegmentWriter):
 
 def test_a_slow_writer_drops_frames_and_counts_every_one(tmp_path: Path) -> None:
     src = TestPatternSource((160, 96), 30.0)
-    s = RecordingSession(tmp_path / "g", src, config(ring_frames=4), writer_factory=SlowDiskWriter)
+    notices: list[Notice] = []
+    cfg = config(ring_frames=4, drop_report_s=0.5, disk_check_s=0.2)
+    s = RecordingSession(tmp_path / "g", src, cfg, writer_factory=SlowDiskWriter, on_notice=notices.append)
     run_for(s, 1.5)
     st = s.status()
     assert st.dropped > 0  # the camera never waited for the disk
+    drops = [n for n in notices if n.kind == "frames_dropped"]
+    assert drops and "the encoder or the disk is too slow" in drops[0].message
     assert st.frames_captured == st.frames_written + st.dropped
     recs = list(read_timeline(tmp_path / "g" / "timeline.jsonl"))
     t0 = recs[0]["mono"]
