@@ -44,6 +44,22 @@ def current_analyser() -> str:
     return f"{ANALYSER}/{VERSION}"
 
 
+def current_analysers() -> dict[str, str]:
+    """name -> version of every analyser whose lines this installation writes into vision.jsonl (the
+    main one, and the night watch when this version has it)."""
+    from vision.analyzer import ANALYSER, VERSION
+
+    out = {ANALYSER: VERSION}
+    try:
+        from vision import nightwatch
+    except ImportError:
+        return out
+    name, version = getattr(nightwatch, "NAME", None), getattr(nightwatch, "VERSION", None)
+    if isinstance(name, str) and isinstance(version, str):
+        out[name] = version
+    return out
+
+
 def norm(text: str) -> str:
     """Search form of a name: Unicode case folding (Cyrillic included) with ё read as е."""
     return " ".join(text.casefold().replace("ё", "е").split())
@@ -143,29 +159,36 @@ def _date(started_at: str) -> str | None:
 
 
 def vision_analyser(p: Path) -> tuple[str, str | None]:
-    """(analysis status, analyser of vision.jsonl). An empty vision.jsonl (nothing seen) is current when
-    the current version's stretch cache is in the bundle, else its version is unknown."""
+    """(analysis status, the analysers that wrote vision.jsonl, e.g. ``"mafiacam-vision/0.4"``).
+
+    ``current`` when every line from an analyser this installation knows carries its current version
+    and the main analyser is among them; ``outdated`` when any carries another version (or comes from an
+    analyser this installation no longer has); a file without any line of the main analyser (nothing
+    seen) is current when the current version's stretch cache is in the bundle, else ``unknown``."""
     f = p / VISION_FILE
     if not f.is_file():
         return "missing", None
-    want = current_analyser()
-    found: str | None = None
+    want = current_analysers()
+    main = current_analyser().partition("/")[0]
+    found: set[str] = set()
     with open(f, "rb") as fh:
         for raw in fh:
-            if not raw.strip():
-                continue
             try:
                 obj = json.loads(raw)
             except ValueError:
                 continue
             if isinstance(obj, dict) and isinstance(obj.get("analyser"), str):
-                found = obj["analyser"]
-                break
-    if found is None:
-        if (p / ".analysis" / want.rpartition("/")[2]).is_dir():
-            return "current", want
-        return "unknown", None
-    return ("current" if found == want else "outdated"), found
+                found.add(obj["analyser"])
+    names = ", ".join(sorted(found)) or None
+    for a in found:
+        name, _, version = a.partition("/")
+        if want.get(name) != version:
+            return "outdated", names
+    if not any(a.partition("/")[0] == main for a in found):
+        if (p / ".analysis" / want[main]).is_dir():
+            return "current", names or f"{main}/{want[main]}"
+        return "unknown", names
+    return "current", names
 
 
 def video_duration_ms(p: Path, segments: tuple[str, ...]) -> int | None:
