@@ -212,16 +212,16 @@ FOREARM_M = 1.6 * HAND_LEN_M  # the sprites' forearm, wrist to where it leaves t
 
 
 def vote_fingers(seat: Seat, left: bool) -> np.ndarray:
-    """Horizontal direction (3,) of a voting fist's fingers: forward and across towards the body's middle."""
+    """Horizontal direction (3,) of a voting fist's fingers: mostly forward, a little across the body."""
     medial = seat.lateral if left else -seat.lateral
-    v = 0.6 * seat.inward + 0.8 * medial
+    v = 0.8 * seat.inward + 0.6 * medial
     return np.asarray(v / np.linalg.norm(v))
 
 
 def vote_wrist(seat: Seat, left: bool) -> np.ndarray:
     """Where the voting fist's wrist rests: the forearm lies on the table from an elbow at the body's side."""
     side = -seat.lateral if left else seat.lateral
-    elbow = seat.edge + side * 0.19 + seat.inward * 0.02 + np.array([0.0, 0.0, 0.03])
+    elbow = seat.edge + side * 0.21 + seat.inward * 0.0 + np.array([0.0, 0.0, 0.03])
     return np.asarray(elbow + vote_fingers(seat, left) * FOREARM_M)
 
 

@@ -118,6 +118,14 @@ def test_the_voting_fist_lands_in_its_own_table_zone(scene: Scene, left: bool) -
                 assert not point_in_polygon(px, scene.table_zone(other.seat))
 
 
+@pytest.mark.parametrize("left", [False, True])
+def test_the_voting_fist_keeps_clear_of_the_other_resting_hand(scene: Scene, left: bool) -> None:
+    for s in scene.seats:
+        fist = vote_wrist(s, left) + vote_fingers(s, left) * 0.06
+        other_rest = s.rest_r if left else s.rest_l
+        assert np.linalg.norm(fist - other_rest) > 0.2, f"seat {s.seat}"
+
+
 def test_resting_hands_are_outside_the_table_zone(scene: Scene) -> None:
     for s in scene.seats:
         for rest in (s.rest_l, s.rest_r):
