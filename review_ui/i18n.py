@@ -110,5 +110,5 @@ class Language(QObject):
                 self._settings.setValue("ui/language", lang)
             emit(self.language_changed, lang)
 
-    def tr(self, key: str, **fmt: object) -> str:
+    def tr(self, key: str, **fmt: object) -> str:  # type: ignore[override]  # labels, not Qt's translator
         return tr(key, self._lang, **fmt)

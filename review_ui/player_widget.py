@@ -169,12 +169,11 @@ class PlayerWidget(QWidget):
 
         row = QHBoxLayout(self)
         row.setContentsMargins(6, 2, 6, 2)
-        for w in (self.back_button, self.play_button, self.forward_button):
+        widgets: list[QWidget] = [self.back_button, self.play_button, self.forward_button, self.time_label]
+        for w in widgets:
             row.addWidget(w)
-        row.addWidget(self.time_label)
         row.addWidget(self.seek_bar, 1)
-        row.addWidget(self.duration_label)
-        for w in (self.slower_button, self.speed_label, self.faster_button):
+        for w in (self.duration_label, self.slower_button, self.speed_label, self.faster_button):
             row.addWidget(w)
 
         self.back_button.clicked.connect(lambda: model.step(-1))

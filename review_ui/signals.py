@@ -43,6 +43,6 @@ EMIT_DROPS_REFERENCES = _emit_drops_references()
 
 def emit(signal: SignalInstance, *args: object) -> None:
     """``signal.emit(*args)``, compensating for the reference PySide6 6.12.0 drops."""
-    result = signal.emit(*args)
+    result: object = signal.emit(*args)  # type: ignore[func-returns-value]  # stubs say None; it is True
     if EMIT_DROPS_REFERENCES and isinstance(result, bool):
         _incref(result)

@@ -23,7 +23,7 @@ class StoredFrame:
 
     def __init__(self, vf: av.VideoFrame) -> None:
         self.av_frame = vf
-        self.pts = int(vf.pts)
+        self.pts = int(vf.pts or 0)  # frames without pts never reach the cache
         self.key = bool(vf.key_frame)
         self.nbytes = sum(p.buffer_size for p in vf.planes)
 

@@ -61,7 +61,8 @@ class KeyframeIndex:
     @cached_property
     def keyframe_pts(self) -> np.ndarray:
         """(k,) int64: pts of the keyframes, ascending."""
-        return self.pts[self.key]
+        kpts: np.ndarray = self.pts[self.key]
+        return kpts
 
     def keyframe_at_or_before(self, pts: int) -> int | None:
         """pts of the last keyframe at or before ``pts`` (None when there is none)."""
@@ -83,9 +84,11 @@ def _median_step(pts: np.ndarray) -> float:
 
 def open_input(path: Path, hide: tuple[int, int] | None = None) -> av.container.InputContainer:
     """Open a video file; with ``hide``, that byte range of a fragmented MP4 is skipped (see fragments)."""
-    if hide is None:
-        return av.open(str(path))
-    return av.open(HiddenRangeFile(path, *hide), format="mp4")
+    source: str | HiddenRangeFile = str(path) if hide is None else HiddenRangeFile(path, *hide)
+    container = av.open(source, format=None if hide is None else "mp4")
+    if not isinstance(container, av.container.InputContainer):
+        raise TypeError(f"{path}: not opened for reading")
+    return container
 
 
 def scan_packets(
@@ -131,19 +134,19 @@ def scan_packets(
             last = max(pts_list) if pts_list else 0
             damaged.append(PtsDamage(last, last, f"unreadable after this point: {e}"))
         order = np.argsort(np.asarray(pts_list, np.int64), kind="stable")
-        pts = np.asarray(pts_list, np.int64)[order]
+        all_pts = np.asarray(pts_list, np.int64)[order]
         key = np.asarray(key_list, np.bool_)[order]
         durs = np.asarray(dur_list, np.int64)[order]
-        step = _median_step(pts)
-        end_pts = int(pts[-1] + (durs[-1] if durs[-1] > 0 else round(step))) if pts.shape[0] else 0
-        if pts.shape[0] >= 2 and step > 0:
+        step = _median_step(all_pts)
+        end_pts = int(all_pts[-1] + (durs[-1] if durs[-1] > 0 else round(step))) if all_pts.shape[0] else 0
+        if all_pts.shape[0] >= 2 and step > 0:
             gap_min = max(GAP_FACTOR * step, GAP_MIN_MS / 1000 / float(tb))
-            diffs = np.diff(pts)
+            diffs = np.diff(all_pts)
             for i in np.nonzero(diffs > gap_min)[0]:
-                a, b = int(pts[i]), int(pts[i + 1])
+                a, b = int(all_pts[i]), int(all_pts[i + 1])
                 ms = float((b - a) * tb * 1000)
                 damaged.append(PtsDamage(a, b, f"no frames for {ms:.0f} ms (lost or overwritten data)"))
-        if complete and pts.shape[0] and hide is None:
+        if complete and all_pts.shape[0] and hide is None:
             declared = _declared_end(container, stream, tb)
             if declared is not None and declared - end_pts > max(2 * step, 0.2 / float(tb)):
                 ms = float((declared - end_pts) * tb * 1000)
@@ -151,10 +154,10 @@ def scan_packets(
                     PtsDamage(end_pts, declared, f"file ends {ms:.0f} ms before its declared end (truncated)")
                 )
         unread = file_size - read_end
-        if complete and check_unread and pts.shape[0] and unread > max(4096, file_size // 100):
+        if complete and check_unread and all_pts.shape[0] and unread > max(4096, file_size // 100):
             damaged.append(PtsDamage(end_pts, end_pts, f"{unread} bytes after this point could not be read"))
         damaged.sort(key=lambda d: (d.from_pts, d.to_pts))
-        return KeyframeIndex(pts, key, tb, end_pts, tuple(damaged), complete)
+        return KeyframeIndex(all_pts, key, tb, end_pts, tuple(damaged), complete)
     finally:
         container.close()
 

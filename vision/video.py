@@ -492,7 +492,7 @@ class VideoTimeline:
                     seg.cursor_gop.end_pts = None
                 seg.cursor_gop = None
                 return
-            fpts = int(frame.pts)
+            fpts = int(frame.pts or 0)  # next_decoded never returns a frame without pts
             if seg.cursor_pts is not None and fpts <= seg.cursor_pts:
                 continue  # a leading frame of an open GOP, or a repeat after an error
             if seg.cursor_gop is None or frame.key_frame:
@@ -547,9 +547,10 @@ class VideoTimeline:
             self._decode_past(seg, pts)
         hit = self._cache.at_or_before(seg.number, pts)
         if hit is None:
-            gop = self._cache.containing(seg.number, pts)
-            if gop is None or not gop.pts:
+            near = self._cache.containing(seg.number, pts)
+            if near is None or not near.pts:
                 return None
+            gop = near
             i = bisect.bisect_right(gop.pts, pts) - 1 if gop.pts[0] <= pts else 0
             return self._make_frame(seg, gop, i)
         return self._make_frame(seg, *hit)
