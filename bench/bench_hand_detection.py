@@ -278,6 +278,77 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
     cv2.imwrite(str(path), np.vstack(rows)[..., ::-1])
 
 
+def real_baseline(
+    tracker: object, real_dir: Path, sizes: tuple[int, ...], blur: float, window: float
+) -> list[str]:
+    """The same measurement on REAL hands: every still photo in ``real_dir`` (LABELS.tsv) where MediaPipe
+    finds hands at full resolution; each such hand, with those landmarks as the reference, is shrunk to each
+    hand length in ``sizes`` (whole photo, area resampling; only ever downscaled), blurred and JPEG-compressed
+    like the rendered frames, cropped the same way and detected again. The hand length of a photo's hand is
+    its 2D bone lengths over MediaPipe's metric world bones (90th percentile ratio) × 0.19 m."""
+    rows = []
+    for line in (real_dir / "LABELS.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+        name, label = line.split("\t")[:2]
+        if label == "clip" or not name.lower().endswith((".png", ".jpg", ".jpeg")):
+            continue
+        bgr = cv2.imread(str(real_dir / name), cv2.IMREAD_COLOR)
+        if bgr is None:
+            continue
+        rgb = np.ascontiguousarray(bgr[..., ::-1])
+        ref = tracker.detect(rgb)  # type: ignore[attr-defined]
+        if ref.world is None:
+            continue
+        for pts, world in zip(ref.points, ref.world, strict=True):
+            bones = [(a, b) for a, b in BONES]
+            ratio = [
+                np.linalg.norm(pts[b, :2] - pts[a, :2]) / max(np.linalg.norm(world[b] - world[a]), 1e-4)
+                for a, b in bones
+            ]
+            length = float(np.percentile(ratio, 90)) * 0.19
+            rows.append((name, label, rgb, pts[:, :2].astype(np.float64), length))
+    counts: dict[int, list[tuple[bool, float]]] = defaultdict(list)
+    for _name, _label, rgb, pts, length in rows:
+        for size in sizes:
+            k = size / length
+            if k > 1.0:
+                continue
+            h, w = rgb.shape[:2]
+            small = cv2.resize(
+                rgb, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA
+            )
+            img = small.astype(np.float32)
+            if blur > 0:
+                img = cv2.GaussianBlur(img, (0, 0), blur)
+            ok, enc = cv2.imencode(
+                ".jpg", np.clip(img + 0.5, 0, 255).astype(np.uint8)[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85]
+            )
+            assert ok
+            img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
+            truth = pts * k
+            crop, spec = hand_crop(img8, truth, size, window)
+            found = tracker.detect(crop)  # type: ignore[attr-defined]
+            errs = [
+                float(np.mean(np.linalg.norm(spec.to_frame(p[:, :2]) - truth, axis=1))) / (PALM_RATIO * size)
+                for p in found.points
+            ]
+            best = min(errs) if errs else math.nan
+            # A hand found elsewhere in the crop (another person's) does not count for this one.
+            counts[size].append((bool(errs) and best < 0.5, best))
+    lines = [
+        f"real photos: {len(rows)} hands found at full resolution in {real_dir}",
+        "| size | n | detected | 95% CI | mean err |",
+        "|---|---|---|---|---|",
+    ]
+    for size in sizes:
+        got = counts[size]
+        det = [e for ok, e in got if ok]
+        lo, hi = wilson(len(det), len(got))
+        me = float(np.mean(det)) if det else math.nan
+        pct = 100 * len(det) / max(len(got), 1)
+        lines.append(f"| {size} | {len(got)} | {pct:.0f}% | {100 * lo:.0f}–{100 * hi:.0f}% | {me:.3f} |")
+    return lines
+
+
 def failure_sheet(outcomes: list[Outcome], path: Path, window: float, limit: int = 40) -> None:
     """The crops MediaPipe missed (or placed badly: mean error > 0.3), labelled, 8 per row."""
     bad = [o for o in outcomes if not o.detected or o.err_mean > 0.3][:limit]
@@ -335,6 +406,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None, help="hand_landmarker.task (default: models/)")
     ap.add_argument("--json", type=Path, default=None, help="write every outcome here")
     ap.add_argument("--failures", type=Path, default=None, help="write a sheet of the missed hands here")
+    ap.add_argument("--real", type=Path, default=None, help="also measure real photos (shared/real_hands)")
     ap.add_argument("--contact", type=Path, default=None, help="write a contact sheet PNG here and stop")
     ap.add_argument("--contact-size", type=int, default=60, help="hand length in the contact sheet (px)")
     args = ap.parse_args(argv)
@@ -347,6 +419,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {args.contact}")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
+    if args.real:
+        with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+            print("\n".join(real_baseline(tracker, args.real, sizes, args.blur, args.window)))
+        print()
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
     outcomes = []
@@ -355,6 +431,8 @@ def main(argv: list[str] | None = None) -> int:
         for case in cases:
             outcomes.append(run_case(tracker, case, args.window))
     elapsed = time.perf_counter() - t0
+    if not outcomes:
+        return 0
     det = [o for o in outcomes if o.detected]
     lo, hi = wilson(len(det), len(outcomes))
     print(

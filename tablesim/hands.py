@@ -334,7 +334,10 @@ def _shade(
     skin_d, sleeve_d, caps = _fields(scene, p)
     is_sleeve = sleeve_d < skin_d
     nearest = np.argmin(caps, axis=1)
-    dorsal = scene.dorsal[nearest]
+    # The back-of-hand direction, blended over nearby bones so tones do not jump at the joints.
+    weights = np.exp(-(caps - caps[np.arange(len(p)), nearest][:, None]) / 0.015)
+    dorsal = weights @ scene.dorsal
+    dorsal /= np.maximum(np.linalg.norm(dorsal, axis=1, keepdims=True), 1e-6)
     ndot = np.sum(n * dorsal, axis=1)
 
     light = to_model @ (light_cam / np.linalg.norm(light_cam))
@@ -349,11 +352,16 @@ def _shade(
     ao = np.clip(1.0 - 0.55 * occ, 0.35, 1.0)
 
     skin = _srgb_to_lin(np.array(look.skin))
-    palm_tone = _srgb_to_lin(np.array(look.skin) * 0.55 + np.array([250.0, 205.0, 185.0]) * 0.45)
+    # Palms and finger pads are lighter and pinker than the back of the hand, much more so on dark skin.
+    darkness = 1.0 - float(np.mean(look.skin)) / 255.0
+    palm_mix = 0.12 + 0.45 * darkness
+    palm_tone = _srgb_to_lin(
+        np.array(look.skin) * (1 - palm_mix) + np.array([236.0, 180.0, 160.0]) * palm_mix
+    )
     nail_tone = _srgb_to_lin(np.array(look.skin) * 0.45 + np.array([245.0, 205.0, 200.0]) * 0.55)
     cloth = _srgb_to_lin(np.array(look.sleeve))
 
-    palmar_w = np.clip((-ndot - 0.1) / 0.6, 0.0, 1.0)[:, None] * (1 - is_sleeve[:, None])
+    palmar_w = np.clip((-ndot + 0.2) / 0.9, 0.0, 1.0)[:, None] * (1 - is_sleeve[:, None])
     albedo = skin * (1 - palmar_w) + palm_tone * palmar_w
     nail = (scene.distal[nearest] == 1) & (ndot > 0.55) & ~is_sleeve
     if np.any(nail):
@@ -371,11 +379,11 @@ def _shade(
     ndl = n @ light
     diff = np.clip(ndl, 0.0, 1.0)[:, None]
     wrap = np.clip((ndl + 0.4) / 1.4, 0.0, 1.0)[:, None]
-    hemi = (0.55 + 0.25 * (n @ up))[:, None]
+    hemi = (0.8 + 0.2 * (n @ up))[:, None]  # sky-ish fill from above, bounce light from below
     sss = np.array([0.9, 0.35, 0.2], dtype=np.float32) * (1 - is_sleeve[:, None])
     spec_k = np.where(is_sleeve, 0.03, 0.10)[:, None]
     spec = spec_k * np.clip(n @ half, 0.0, 1.0)[:, None] ** np.where(is_sleeve, 8.0, 22.0)[:, None]
-    out = albedo * (hemi * ao[:, None] * 0.55 + 0.8 * diff) + albedo * sss * (wrap - diff) * 0.35 + spec
+    out = albedo * (hemi * ao[:, None] * 0.52 + 0.58 * diff) + albedo * sss * (wrap - diff) * 0.3 + spec
     return np.asarray(out, dtype=np.float32)
 
 
