@@ -37,7 +37,7 @@ sys.path.insert(0, str(ROOT))
 from gamelog.bundle import load_bundle  # noqa: E402
 from gamelog.jsonl import read_events  # noqa: E402
 from recorder.inspect import check_bundle  # noqa: E402
-from recorder.session import RecorderConfig, RecordingSession  # noqa: E402
+from recorder.session import Notice, RecorderConfig, RecordingSession  # noqa: E402
 from recorder.sources import FileSource  # noqa: E402
 from recorder.tap import LiveTap  # noqa: E402
 from recorder.writer import EncoderSettings  # noqa: E402
@@ -258,7 +258,7 @@ def disk_full(src: Path, preset: str) -> dict[str, object]:
         mnt.rmdir()
         return {"skipped": "mount failed (needs root)"}
     try:
-        notices = []
+        notices: list[Notice] = []
         cfg = RecorderConfig(
             encoder=EncoderSettings(preset=preset),
             disk_warn_bytes=10_000_000,

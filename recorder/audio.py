@@ -1,7 +1,8 @@
 """Audio inputs the writer adds beside the video: a file's own track, or a microphone via ffmpeg.
 
 The host's voice is the clock of a vote dispute (DESIGN.md), so the recorder keeps audio whenever there
-is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time;
+is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time and
+read in real time; the writer interrupts ffmpeg once the segment's video has ended.
 ``ffmpeg_input`` returns its audio stream (ffmpeg-python).
 """
 
@@ -19,13 +20,13 @@ import ffmpeg
 @dataclass(frozen=True)
 class FileAudio:
     """The audio track of a video file, from ``offset_s`` in the file to its end (a looping file source
-    has audio again from the next segment on). ffmpeg paces it against the video by timestamps."""
+    has audio again from the next segment on), read at real speed like the video it goes with."""
 
     path: Path
     offset_s: float = 0.0
 
     def ffmpeg_input(self, start_s: float) -> Any:
-        kw: dict[str, Any] = {"itsoffset": f"{start_s:.6f}", "vn": None}
+        kw: dict[str, Any] = {"re": None, "itsoffset": f"{start_s:.6f}", "vn": None}  # read at real speed
         if self.offset_s > 0:
             kw["ss"] = f"{self.offset_s:.3f}"
         # An input seek in a file with video may land before the offset and keep the audio before it
@@ -38,8 +39,7 @@ class FileAudio:
 
 @dataclass(frozen=True)
 class Microphone:
-    """A live microphone: ``fmt`` is ffmpeg's input format (alsa, pulse, dshow, avfoundation). It never
-    ends by itself: the writer stops ffmpeg with an interrupt once the video has ended."""
+    """A live microphone: ``fmt`` is ffmpeg's input format (alsa, pulse, dshow, avfoundation)."""
 
     fmt: str
     device: str

@@ -9,6 +9,7 @@ camera either closes the pipe or just stops, and both become :class:`SourceLost`
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import queue
@@ -19,6 +20,7 @@ import threading
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
+from typing import cast
 
 import imageio_ffmpeg
 import numpy as np
@@ -169,13 +171,13 @@ class CameraSource:
 
     def _pump(self, proc: subprocess.Popen[bytes], w: int, h: int) -> None:
         n = w * h * 3
-        assert proc.stdout is not None
+        stream = cast(io.RawIOBase, proc.stdout)  # unbuffered (bufsize=0)
         while True:
             buf = bytearray(n)
             view = memoryview(buf)
             got = 0
             while got < n:
-                k = proc.stdout.readinto(view[got:])
+                k = stream.readinto(view[got:])
                 if not k:
                     self._put(None)
                     return

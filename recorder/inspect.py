@@ -31,7 +31,7 @@ def check_segment(path: Path, *, decode: bool = True) -> SegmentCheck:
                 return SegmentCheck(path.name, 0, None, None, False, "no video stream")
             vs = c.streams.video[0]
             audio = bool(c.streams.audio)
-            tb = float(vs.time_base) * 1000
+            tb = float(vs.time_base or 0.001) * 1000
             try:
                 if decode:
                     items = (f.pts for f in c.decode(vs))

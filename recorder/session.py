@@ -408,7 +408,7 @@ class RecordingSession:
 
     def _write(self, seg: _Segment, frame: Frame, pts: int) -> None:
         img = frame.image if frame.image.flags.c_contiguous else frame.image.copy()
-        seg.writer.write(memoryview(img).cast("B"), pts)
+        seg.writer.write(img.data.cast("B"), pts)
         self._last_pts = pts
         self.written += 1
         tl = self._timeline

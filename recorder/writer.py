@@ -27,13 +27,13 @@ from collections import deque
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import av
 import ffmpeg
 import imageio_ffmpeg
 
-from recorder.audio import AudioInput, Microphone
+from recorder.audio import AudioInput
 
 log = logging.getLogger("recorder.writer")
 
@@ -98,8 +98,8 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     if spec.audio is not None:
         streams.append(spec.audio.ffmpeg_input(start_s))
         # No -shortest: its sync queue holds raw frames (10 s of 1080p is a gigabyte) and, kept short, it
-        # cuts the video when the audio runs ahead. A file's audio ends by itself; a microphone is
-        # interrupted in close().
+        # cuts the video when the audio runs ahead. Audio inputs run in real time and are interrupted in
+        # close() once the video has ended (ffmpeg still encodes every frame it was given).
         out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate})
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
@@ -175,7 +175,7 @@ class SegmentWriter:
             raise ValueError(f"frame of {len(data)} bytes, the segment takes {self._frame_bytes}")
         if self.last_pts is not None and pts_ms <= self.last_pts:
             raise ValueError(f"pts {pts_ms} ms does not follow {self.last_pts} ms")
-        pkt = av.Packet(data)
+        pkt = av.Packet(cast(bytes, data))  # any buffer will do
         pkt.pts = pkt.dts = pts_ms - self.spec.start_ms
         pkt.time_base = MS
         pkt.stream = self._stream
@@ -197,7 +197,7 @@ class SegmentWriter:
             with contextlib.suppress(OSError):
                 stdin.close()
         interrupted = False
-        if isinstance(self.spec.audio, Microphone):  # a live input never ends: ask ffmpeg to finish
+        if self.spec.audio is not None:  # audio read in real time goes on: ask ffmpeg to finish
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=0.5)
             if self._proc.poll() is None:

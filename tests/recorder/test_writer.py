@@ -11,6 +11,7 @@ import pytest
 from recorder.audio import FileAudio, Microphone
 from recorder.inspect import check_segment
 from recorder.writer import EncoderSettings, SegmentSpec, SegmentWriter, WriterDied, build_command
+from tests.recorder.conftest import make_clip
 
 W, H, FPS = 160, 96, 30.0
 FAST = EncoderSettings("ultrafast")
@@ -108,3 +109,16 @@ def test_a_live_microphone_is_stopped_with_the_video(tmp_path: Path) -> None:
     chk = check_segment(spec.path)
     assert chk.frames == 20 and chk.error is None
     assert audio[0] == 500 and 900 < audio[-1] < 5000
+
+
+def test_file_audio_ends_with_the_segment_not_with_the_file(tmp_path: Path) -> None:
+    long_clip = make_clip(tmp_path / "long.mp4", seconds=6.0, size=(64, 48))
+    spec = SegmentSpec(tmp_path / "s.mkv", (W, H), FPS, 0, audio=FileAudio(long_clip), encoder=FAST)
+    w = SegmentWriter(spec)
+    for i in range(15):  # half a second of video, in real time
+        w.write(grey(i), round(i * 1000 / 30))
+        time.sleep(1 / 30)
+    assert w.close(timeout=10) == 0
+    with av.open(str(spec.path)) as c:
+        audio = [f.pts for f in c.decode(c.streams.audio[0])]
+    assert audio[0] == 0 and audio[-1] < 3000, audio[-1]  # not the file's 6 s
