@@ -10,12 +10,13 @@ touches a widget.
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
 import numpy as np
-from PySide6.QtCore import QObject, QThread, Signal, Slot
+from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QImage
 
 from review_ui.signals import emit
@@ -188,3 +189,16 @@ class DecoderWorker(QObject):
         )
         self._last_shown = shown
         emit(self.frame_ready, shown)
+        if req.steps < 0:
+            QTimer.singleShot(0, self._warm)  # after any newer request is served
+
+    @Slot()
+    def _warm(self) -> None:
+        """Idle after a step back: decode the previous GOP so the next steps back stay instant."""
+        if self._timeline is None or self._last is None:
+            return
+        with self._lock:
+            if self._pending is not None:
+                return
+        with contextlib.suppress(VideoError):  # a real request there reports the damage
+            self._timeline.warm_before(self._last)

@@ -71,6 +71,15 @@ class GopCache:
         bisect.insort(self._keys.setdefault(segment, []), first_pts)
         return gop
 
+    def get_or_new(self, segment: int, first_pts: int) -> Gop:
+        """The cached GOP starting at ``first_pts`` (decoding it again adds only frames it lacks), else a
+        new one."""
+        gop = self._gops.get((segment, first_pts))
+        if gop is not None and gop.pts and gop.pts[0] == first_pts:
+            self._gops.move_to_end((segment, first_pts))
+            return gop
+        return self.new_gop(segment, first_pts)
+
     def append(self, gop: Gop, vf: av.VideoFrame, busy: Iterable[Gop | None] = ()) -> None:
         """Store a decoded frame at the end of ``gop``; ``busy`` GOPs (being filled) are never evicted."""
         self.decoded += 1

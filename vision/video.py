@@ -499,8 +499,9 @@ class VideoTimeline:
                 if seg.cursor_gop is not None:
                     seg.cursor_gop.complete = True
                     seg.cursor_gop.end_pts = fpts
-                seg.cursor_gop = self._cache.new_gop(seg.number, fpts)
-            self._append(seg.cursor_gop, frame)
+                seg.cursor_gop = self._cache.get_or_new(seg.number, fpts)
+            if not seg.cursor_gop.pts or fpts > seg.cursor_gop.pts[-1]:
+                self._append(seg.cursor_gop, frame)  # else: already cached (a GOP decoded again)
             seg.cursor_pts = fpts
             if fpts > pts:
                 return
@@ -516,9 +517,10 @@ class VideoTimeline:
             if frame is None or frame.pts is None:
                 continue
             if int(frame.pts) <= max(pts, seg.first_pts) or at <= seg.first_pts:
-                gop = self._cache.new_gop(seg.number, int(frame.pts))
+                gop = self._cache.get_or_new(seg.number, int(frame.pts))
                 seg.cursor_gop = gop
-                self._append(gop, frame)
+                if not gop.pts:
+                    self._append(gop, frame)
                 seg.cursor_pts = int(frame.pts)
                 return
         seg.seek(seg.first_pts)
@@ -611,6 +613,26 @@ class VideoTimeline:
                     if out is not None:
                         return out
                 return None
+        finally:
+            self._notify()
+
+    def warm_before(self, frame: Frame, within: int = 8) -> bool:
+        """Decode the GOP before ``frame`` into the cache when ``frame`` is among the first ``within``
+        frames of its GOP, so that stepping back across the GOP start is instant too. Returns True when it
+        decoded something. A player calls it while idle after a backward step."""
+        try:
+            with self._lock:
+                seg = self._segments[frame.segment]
+                if frame.index_in_gop >= within or frame.pts <= seg.first_pts:
+                    return False
+                gop = self._cache.containing(seg.number, frame.pts)
+                if gop is None or not gop.pts or gop.pts[0] <= seg.first_pts:
+                    return False
+                before = gop.pts[0] - 1
+                if self._cache.at_or_before(seg.number, before) is not None:
+                    return False
+                self._decode_past(seg, before)
+                return True
         finally:
             self._notify()
 

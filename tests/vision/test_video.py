@@ -89,6 +89,20 @@ def test_stepping_back_inside_a_cached_gop_decodes_nothing(media: Path) -> None:
         assert tl.stats.decoded - after.decoded <= 26
 
 
+def test_warming_the_previous_gop_makes_the_step_across_it_free(media: Path) -> None:
+    path = write_video(media / "warm.mkv", n_frames=100)
+    with VideoTimeline(path) as tl:
+        f = tl.frame_at(2080)  # third frame of the GOP starting at 2000
+        assert not tl.warm_before(f, within=2)  # not close enough to the GOP start
+        assert tl.warm_before(f, within=8)
+        assert not tl.warm_before(f, within=8)  # already cached
+        before = tl.stats
+        for want in (51, 50, 49, 48, 30):
+            f = tl.prev_frame(f) if want != 30 else tl.frame_at(1200)
+            assert f is not None and number(f) == want
+        assert (tl.stats.seeks, tl.stats.decoded) == (before.seeks, before.decoded)
+
+
 def test_sequential_next_frame_never_seeks(media: Path) -> None:
     path = write_video(media / "seq.mkv", n_frames=100)
     with VideoTimeline(path) as tl:
