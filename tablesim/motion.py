@@ -18,7 +18,7 @@ def min_jerk(tau: np.ndarray | float) -> np.ndarray:
     """The minimum-jerk profile s(τ) = 10τ³ − 15τ⁴ + 6τ⁵ on τ ∈ [0, 1] (clipped): s(0)=0, s(1)=1, with zero
     velocity and acceleration at both ends."""
     t = np.clip(np.asarray(tau, dtype=np.float64), 0.0, 1.0)
-    return t * t * t * (10.0 + t * (-15.0 + 6.0 * t))
+    return np.clip(t * t * t * (10.0 + t * (-15.0 + 6.0 * t)), 0.0, 1.0)  # rounding can overshoot 1 by an ulp
 
 
 @dataclass(frozen=True)

@@ -148,9 +148,16 @@ class _Game:
         for s in silent:
             if last > 0 and self.rng.random() < 0.5:  # some of them vote late for an earlier candidate
                 late_for.setdefault(int(self.rng.integers(0, last)), []).append(s)
+        late_seats = {s for v in late_for.values() for s in v}
+        reacher = next((s for s in silent if s not in late_seats), None) if self.rng.random() < 0.5 else None
         for j, cand in enumerate(names):
             self.say("vote_call", candidate=cand, round=rnd)
             call = self.t
+            if reacher is not None and j == 0 and last > 0:
+                # a silent neighbour's hand reaches into the next seat's zone during a vote: not a vote
+                into = reacher % SEATS + 1 if self.rng.random() < 0.5 else (reacher - 2) % SEATS + 1
+                t0 = call + QUESTION_MS + self.r(0, 400)
+                self.act(t0, reacher, "reach", into=into, until=t0 + self.r(700, 1200))
             stop = call + QUESTION_MS + WINDOW_MS + self.r(-200, 200)
             lifter = None
             for s in groups[j]:

@@ -50,6 +50,7 @@ def test_random_games_cover_the_cases() -> None:
         "kill": 0,
         "miss": 0,
         "peek": 0,
+        "reach": 0,
     }
     for seed in range(1, 13):
         _, perf, _, out = prepare(random_script(seed), TINY)
@@ -63,6 +64,7 @@ def test_random_games_cover_the_cases() -> None:
             seen["kill" if n["killed"] else "miss"] += 1
         seen["lift"] += sum(h.note == "lifted before the count" for h in perf.hands)
         seen["peek"] += sum(h.note == "peek" for h in perf.hands)
+        seen["reach"] += len(perf.reaches)
     assert all(v > 0 for v in seen.values()), seen
 
 
