@@ -238,10 +238,8 @@ def _show(cat: Any, args: argparse.Namespace) -> int:
         )
         for m in sorted(g["margins"], key=lambda m: abs(m["margin_ms"]))[:5]:
             what = "late" if m["late"] else ("counted" if m["counted"] else "compared")
-            print(
-                f"    t={m['t']} seat {m['seat']} for {m['candidate']}: "
-                f"{m['margin_ms']} ms before the close ({what})"
-            )
+            when = f"{m['margin_ms']} ms before" if m["margin_ms"] > 0 else f"{-m['margin_ms']} ms after"
+            print(f"    t={m['t']} seat {m['seat']} for {m['candidate']}: {when} the close ({what})")
     for prob in g["problems"]:
         print(f"  problem: {prob}")
     for err in g["analysis_errors"]:
