@@ -12,6 +12,7 @@ from PySide6.QtGui import QImage, QWheelEvent
 from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from gamelog.bundle import GameInfo, create_bundle
 from mafiacam.commands import review as review_command
 from mafiacam.commands.review import parse_time
 from review_ui import app as review_app
@@ -217,3 +218,15 @@ def test_review_command_names_a_broken_bundle(tmp_path: Path, capsys: pytest.Cap
     broken.mkdir()
     assert review_app.run(broken) == 1
     assert "game.json" in capsys.readouterr().err
+
+
+def test_a_bundle_without_video_says_so(qtbot: QtBot, tmp_path: Path, settings: QSettings) -> None:
+    bundle = tmp_path / "byhand"
+    create_bundle(bundle, GameInfo.new([f"P{i}" for i in range(1, 11)]))
+    win = review_app.open_review(bundle, lang="en", settings=settings)
+    qtbot.addWidget(win)
+    try:
+        qtbot.waitUntil(lambda: "no video" in win.status_label.text(), timeout=WAIT)
+        assert win.view.image is None
+    finally:
+        win.close()
