@@ -42,7 +42,7 @@ TIMELINE_FILE = "timeline.jsonl"
 @dataclass(frozen=True)
 class RecorderConfig:
     segment_s: float = 300.0
-    ring_frames: int = 24
+    ring_frames: int = 12  # 0.4 s at 30 fps: absorbs jitter; more only delays frames on a busy machine
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
     tap_width: int = 640
     tap_every: int = 1

@@ -8,7 +8,7 @@ in time rather than a copy to encode, so a busy machine does not spiral into enc
 Each segment is a Matroska file (H.264 yuv420p, a keyframe at least every second by time, no scene-cut
 keyframes; AAC when there is audio) whose pts are media time: Matroska keeps pts in milliseconds and the
 segment's input is shifted (``-itsoffset``) back to its first frame's pts. Clusters are closed at least every
-half second and every packet is flushed to the file at once, so a killed recorder (or a killed ffmpeg)
+quarter second and every packet is flushed to the file at once, so a killed recorder (or a killed ffmpeg)
 leaves a file that decodes up to the last closed cluster: at most about a second is lost.
 
 ffmpeg's stderr is drained on a thread into the log (and kept for error messages). A dead ffmpeg shows as
@@ -51,7 +51,7 @@ class EncoderSettings:
     # crash) as soon as they are encoded instead of a second or more later on a busy machine.
     tune: str | None = "zerolatency"
     crf: int = 23
-    cluster_ms: int = 500
+    cluster_ms: int = 250
     audio_bitrate: str = "128k"
     threads: int = 0  # 0: ffmpeg decides
 
@@ -75,7 +75,8 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     enc = spec.encoder
     start_s = spec.start_ms / 1000
     # ffmpeg moves an input's first timestamp to 0; -itsoffset puts it back at the segment's media time.
-    video = ffmpeg.input("pipe:0", f="nut", itsoffset=f"{start_s:.3f}")
+    # A short input queue: frames wait in our ring (where they are counted), not inside ffmpeg.
+    video = ffmpeg.input("pipe:0", f="nut", itsoffset=f"{start_s:.3f}", thread_queue_size=2)
     streams: list[Any] = [video["v"]]
     out_kw: dict[str, Any] = {
         "vcodec": "libx264",

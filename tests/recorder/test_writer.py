@@ -26,7 +26,7 @@ def test_command_line_has_the_crash_safe_settings(tmp_path: Path) -> None:
     parts = ["-f nut", "-itsoffset 2.033", "-i pipe:0", "-fps_mode passthrough", "-enc_time_base 1:1000"]
     parts += ["-force_key_frames expr:gte(t,n_forced*1)", "-sc_threshold 0", "-pix_fmt yuv420p"]
     parts += ["-preset ultrafast", "-tune zerolatency", "-f matroska", "-flush_packets 1"]
-    parts += ["-cluster_time_limit 500", "-vcodec libx264"]
+    parts += ["-cluster_time_limit 250", "-vcodec libx264"]
     for part in parts:
         assert part in line, part
 
@@ -71,7 +71,7 @@ def test_killed_ffmpeg_is_reported_and_the_file_keeps_what_was_flushed(tmp_path:
         for i in range(90, 300):
             w.write(grey(i), round(i * 1000 / 30))
     chk = check_segment(spec.path)
-    # clusters close every 500 ms: at most about half a second plus the encoder's delay is lost
+    # clusters close every 250 ms: at most about that plus the encoder's delay is lost
     assert chk.frames >= 60, chk
     assert chk.last_ms is not None and chk.last_ms >= 2000
 
