@@ -58,11 +58,7 @@ def _make_source(args: argparse.Namespace) -> Any:
     path = Path(args.source)
     if path.is_file():
         return FileSource(path, speed=args.speed or None, loop=args.loop)
-    looks_like_camera = (
-        args.source.isdigit()
-        or args.source.startswith(("/dev/video", "video="))
-        or (sys.platform == "darwin" and args.source.isdigit())
-    )
+    looks_like_camera = args.source.isdigit() or args.source.startswith(("/dev/video", "video="))
     if looks_like_camera:
         return CameraSource(args.source, size=size, fps=args.fps)
     raise ValueError(
@@ -130,8 +126,9 @@ def run(args: argparse.Namespace) -> int:
         print("mafiacam record: --source and --out are required", file=sys.stderr)
         return 2
     if not args.no_ui:
-        print("mafiacam record: the record console is not available yet; use --no-ui", file=sys.stderr)
-        return EXIT_NO_UI
+        from review_ui.console.launch import run_console
+
+        return run_console(args, _make_source, _microphone)
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(name)s: %(message)s")
 
     from recorder.session import RecorderConfig, RecordingSession

@@ -1,0 +1,312 @@
+"""The live vision double-check: a worker that watches the table zones during vote windows only.
+
+Between a ``vote_call`` and the host's count the fan-out thread hands every tap frame to
+:meth:`LiveVision.offer` (a bounded queue: when vision falls behind, frames are dropped and counted,
+the recording is never slowed). The worker feeds them to a fresh
+:class:`vision.seatwatch.TableWatch` per window (so a hand still resting from an earlier window is
+not a new vote, as the contract reads it), turns its observations into ``hand_down`` / ``hand_up``
+vision events (in frame pixels of the video, ids ``live-…``), keeps them in memory and appends them
+to ``vision.live.jsonl`` in the bundle (no hash chain: it is derived, the analyser's ``vision.jsonl`` is
+the real one).
+
+On "Спасибо" the console asks for a check; the worker waits until it has seen the frames a few
+hundred milliseconds past the stop (a hand needs ``SETTLE_FRAMES`` quiet frames before it counts as
+resting), then runs :func:`gamelog.fusion.live_vote_check` over the marks and this window's vision
+events and reports a :class:`LiveResult` through the callback (on the worker thread: the caller
+forwards it to the UI thread). The MediaPipe landmarker lives on the worker thread only.
+"""
+
+from __future__ import annotations
+
+import logging
+import queue
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gamelog.events import Event, HandDown, HandUp, VoteCall, VoteStop
+from gamelog.fusion import live_vote_check
+from gamelog.jsonl import EventWriter
+from gamelog.layout import Layout
+from gamelog.rules import RuleSet
+from recorder.tap import TapFrame
+from review_ui.console.zones import scale_layout
+
+log = logging.getLogger("review_ui.console.live")
+
+LIVE_FILE = "vision.live.jsonl"
+ANALYSER = "console-live/1"
+SETTLE_MS = 250  # frames this far past the stop must be seen before counting
+WAIT_LIMIT_S = 1.5  # give up waiting for frames (source stalled) and count what was seen
+MAX_QUEUED = 120  # frames waiting for vision (about 4 s at 30 fps); more are dropped and counted
+
+
+@dataclass(frozen=True)
+class LiveResult:
+    """Vision's reading of the window that "Спасибо" closed."""
+
+    call_id: str | None
+    candidate: int | str | None
+    count: int | None  # None: vision could not count (no layout, no model, no frames)
+    voters: tuple[int, ...]
+    late: tuple[int, ...]
+    stop_t: int
+    latency_ms: int  # from the request to the result, wall clock
+    frames: int  # frames vision looked at in this window
+    reason: str = ""
+
+
+FinderFactory = Callable[[Layout], Any]
+
+
+def default_finder(layout: Layout) -> Any:
+    from vision.handfinder import HandFinder
+
+    return HandFinder(layout, hand_px=50.0 * layout.frame_size[0] / 1280.0)
+
+
+@dataclass
+class _Window:
+    call: VoteCall
+    watch: Any = None
+    events: list[Event] | None = None
+    frames: int = 0
+    last_t: int = -1
+
+
+@dataclass
+class _Check:
+    marks: tuple[Event, ...]
+    stop: VoteStop
+    seats: tuple[int, ...]
+    asked: float
+
+
+class LiveVision:
+    def __init__(
+        self,
+        bundle: Path | None,
+        rules: RuleSet,
+        layout: Layout | None = None,
+        *,
+        on_result: Callable[[LiveResult], None] | None = None,
+        finder_factory: FinderFactory = default_finder,
+    ) -> None:
+        self.bundle = bundle
+        self.rules = rules
+        self.layout = layout
+        self.on_result = on_result
+        self._factory = finder_factory
+        self._q: queue.Queue[tuple[str, Any]] = queue.Queue()
+        self._queued = 0
+        self._qlock = threading.Lock()
+        self._open = False  # read by offer() on the fan-out thread
+        self.events: list[Event] = []  # every live vision event, in the order seen
+        self.dropped = 0
+        self.frames_fed = 0
+        self.error: str | None = None
+        self._writer: EventWriter | None = None
+        self._finder: Any = None
+        self._finder_size: tuple[int, int] | None = None
+        self._win: _Window | None = None
+        self._check: _Check | None = None
+        self._thread = threading.Thread(target=self._run, name="console-vision", daemon=True)
+        self._thread.start()
+
+    # ---- called from the UI thread --------------------------------------------------------------------
+
+    def set_layout(self, layout: Layout | None) -> None:
+        self._q.put(("layout", layout))
+
+    def set_rules(self, rules: RuleSet) -> None:
+        self._q.put(("rules", rules))
+
+    def open_window(self, call: VoteCall) -> None:
+        self._open = True
+        self._q.put(("open", call))
+
+    def close_window(self) -> None:
+        self._open = False
+        self._q.put(("close", None))
+
+    def request_check(self, marks: Sequence[Event], stop: VoteStop, seats: Sequence[int]) -> None:
+        self._q.put(("check", _Check(tuple(marks), stop, tuple(seats), time.monotonic())))
+
+    def add_events(self, events: Sequence[Event]) -> None:
+        """Vision events from elsewhere (a test, a replay) for the open window, as if seen live."""
+        self._q.put(("events", tuple(events)))
+
+    def stop(self) -> None:
+        self._q.put(("quit", None))
+        self._thread.join(timeout=10)
+
+    # ---- called from the fan-out thread ---------------------------------------------------------------
+
+    def offer(self, frame: TapFrame) -> None:
+        if not self._open:
+            return
+        with self._qlock:
+            if self._queued >= MAX_QUEUED:
+                self.dropped += 1
+                return
+            self._queued += 1
+        self._q.put(("frame", frame))
+
+    # ---- the worker -----------------------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while True:
+                try:
+                    kind, arg = self._q.get(timeout=0.1)
+                except queue.Empty:
+                    self._maybe_count(idle=True)
+                    continue
+                if kind == "quit":
+                    break
+                try:
+                    self._handle(kind, arg)
+                except Exception as e:  # vision must never take the console down
+                    log.exception("live vision failed on %s", kind)
+                    self.error = f"{type(e).__name__}: {e}"
+                self._maybe_count(idle=False)
+        finally:
+            if self._finder is not None:
+                self._finder.close()
+            if self._writer is not None:
+                self._writer.close()
+
+    def _handle(self, kind: str, arg: Any) -> None:
+        if kind == "frame":
+            with self._qlock:
+                self._queued -= 1
+            self._frame(arg)
+        elif kind == "open":
+            self._win = _Window(arg, events=[])
+        elif kind == "close":
+            self._win = None
+        elif kind == "check":
+            self._check = arg
+        elif kind == "events":
+            for ev in arg:
+                self._keep(ev)
+        elif kind == "layout":
+            self.layout = arg
+            if self._finder is not None:
+                self._finder.close()
+            self._finder, self._finder_size = None, None
+        elif kind == "rules":
+            self.rules = arg
+
+    def _frame(self, frame: TapFrame) -> None:
+        win = self._win
+        if win is None or self.layout is None:
+            return
+        h, w = frame.image.shape[:2]
+        if win.watch is None:
+            finder = self._get_finder((w, h))
+            from vision.seatwatch import TableWatch
+
+            win.watch = TableWatch(finder, "table_zone", frame.image.shape)
+        self.frames_fed += 1
+        win.frames += 1
+        win.last_t = frame.t_ms
+        for obs in win.watch.feed(frame.image, frame.t_ms):
+            ev = self._event(obs, (w, h))
+            if ev is not None:
+                self._keep(ev)
+
+    def _get_finder(self, size: tuple[int, int]) -> Any:
+        if self._finder is None or self._finder_size != size:
+            assert self.layout is not None
+            if self._finder is not None:
+                self._finder.close()
+            self._finder = self._factory(scale_layout(self.layout, size))
+            self._finder_size = size
+        return self._finder
+
+    def _event(self, obs: Any, size: tuple[int, int]) -> Event | None:
+        assert self.layout is not None
+        sx = self.layout.frame_size[0] / size[0]
+        sy = self.layout.frame_size[1] / size[1]
+        extra = {"analyser": ANALYSER, "zone_seat": obs.zone_seat}
+        ev_id = f"live-{obs.kind}-{obs.seat}-{obs.zone_seat}-{obs.t}"
+        if obs.kind == "hand_down":
+            box = None
+            if obs.box is not None:
+                x0, y0, x1, y1 = obs.box
+                box = (round(x0 * sx, 1), round(y0 * sy, 1), round(x1 * sx, 1), round(y1 * sy, 1))
+            conf = min(1.0, max(0.0, float(obs.conf)))
+            return HandDown(
+                t=obs.t,
+                src="vision",
+                id=ev_id,
+                seat=obs.seat,
+                gesture=obs.gesture,
+                conf=conf,
+                box=box,
+                extra=extra,
+            )
+        if obs.kind == "hand_up":
+            conf = min(1.0, max(0.0, float(obs.conf)))
+            return HandUp(t=obs.t, src="vision", id=ev_id, seat=obs.seat, conf=conf, extra=extra)
+        return None
+
+    def _keep(self, ev: Event) -> None:
+        self.events.append(ev)
+        if self._win is not None and self._win.events is not None:
+            self._win.events.append(ev)
+        if self.bundle is None:
+            return
+        try:
+            if self._writer is None:
+                self._writer = EventWriter(self.bundle / LIVE_FILE, chain=False)
+            self._writer.append(ev)
+        except Exception as e:  # the live file is a convenience; the count on screen still works
+            log.warning("%s: %s", LIVE_FILE, e)
+
+    def _maybe_count(self, *, idle: bool) -> None:
+        chk = self._check
+        if chk is None:
+            return
+        win = self._win
+        watching = win is not None and win.watch is not None and self.layout is not None
+        waited = time.monotonic() - chk.asked
+        if watching and win is not None and win.last_t < chk.stop.t + SETTLE_MS and waited < WAIT_LIMIT_S:
+            return
+        self._check = None
+        self._report(chk, win)
+
+    def _report(self, chk: _Check, win: _Window | None) -> None:
+        latency = round((time.monotonic() - chk.asked) * 1000)
+        call = win.call if win is not None else None
+        cand = None if call is None else ("all" if call.candidate is None else call.candidate)
+        frames = win.frames if win is not None else 0
+        hands = list(win.events or []) if win is not None else []
+        if not hands and (self.layout is None or frames == 0):
+            reason = "no_layout" if self.layout is None else "no_frames"
+            res = LiveResult(
+                call.id if call else None, cand, None, (), (), chk.stop.t, latency, frames, reason
+            )
+        else:
+            got = live_vote_check([*chk.marks, *hands], rules=self.rules, seats=chk.seats, upto_t=chk.stop.t)
+            if got is None:
+                res = LiveResult(
+                    call.id if call else None, cand, None, (), (), chk.stop.t, latency, frames, "no_window"
+                )
+            else:
+                res = LiveResult(
+                    call.id if call else None,
+                    got.candidate,
+                    got.count,
+                    got.voters,
+                    got.late,
+                    chk.stop.t,
+                    latency,
+                    frames,
+                )
+        if self.on_result is not None:
+            self.on_result(res)
