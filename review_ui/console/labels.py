@@ -77,6 +77,7 @@ LABELS: dict[str, dict[str, str]] = {
     "live_differs": {"ru": "РАСХОЖДЕНИЕ", "en": "MISMATCH"},
     "live_agrees": {"ru": "совпадает", "en": "agrees"},
     "live_late": {"ru": "поздно: {seats}", "en": "late: {seats}"},
+    "live_odd": {"ru": "не кулак: {seats}", "en": "not a fist: {seats}"},
     "legend": {"ru": "Клавиши", "en": "Keys"},
     "log": {"ru": "Отметки", "en": "Marks"},
     "players": {"ru": "Игроки", "en": "Players"},

@@ -29,7 +29,10 @@ from review_ui.i18n import Language, initial_language
 
 log = logging.getLogger("review_ui.console")
 
-TAP_WIDTH = 960  # live frames: wide enough for vision to see hands, small enough to paint cheaply
+# Live frames: wide enough for vision to see hands (a 1080p camera's 40–60 px hands become 27–40 px; at
+# 960 px MediaPipe missed a third of them and the tiled second pass made the check slower), small enough
+# to resize on the writer thread and paint cheaply.
+TAP_WIDTH = 1280
 
 
 def _app() -> QApplication:

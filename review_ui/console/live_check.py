@@ -22,13 +22,14 @@ import logging
 import queue
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from gamelog.events import Event, HandDown, HandUp, VoteCall, VoteStop
-from gamelog.fusion import live_vote_check
+from gamelog.fusion import VOTING_GESTURES, live_vote_check
 from gamelog.jsonl import EventWriter
 from gamelog.layout import Layout
 from gamelog.rules import RuleSet
@@ -39,9 +40,11 @@ log = logging.getLogger("review_ui.console.live")
 
 LIVE_FILE = "vision.live.jsonl"
 ANALYSER = "console-live/1"
-SETTLE_MS = 250  # frames this far past the stop must be seen before counting
+SETTLE_MS = 150  # frames this far past the stop must be seen before counting (a hand that landed
+# before the stop is still for SETTLE_FRAMES frames, 67 ms at 30 fps, before the watcher reports it)
 WAIT_LIMIT_S = 1.5  # give up waiting for frames (source stalled) and count what was seen
 MAX_QUEUED = 120  # frames waiting for vision (about 4 s at 30 fps); more are dropped and counted
+PRE_ROLL = 8  # frames before the call fed first, so the watcher knows what already rests on the table
 
 
 @dataclass(frozen=True)
@@ -57,6 +60,7 @@ class LiveResult:
     latency_ms: int  # from the request to the result, wall clock
     frames: int  # frames vision looked at in this window
     reason: str = ""
+    odd: tuple[int, ...] = ()  # counted voters whose hand was not a voting fist (palm, finger…)
 
 
 FinderFactory = Callable[[Layout], Any]
@@ -104,6 +108,7 @@ class LiveVision:
         self._queued = 0
         self._qlock = threading.Lock()
         self._open = False  # read by offer() on the fan-out thread
+        self._pre: deque[TapFrame] = deque(maxlen=PRE_ROLL)  # the latest frames while no window is open
         self.events: list[Event] = []  # every live vision event, in the order seen
         self.dropped = 0
         self.frames_fed = 0
@@ -125,8 +130,8 @@ class LiveVision:
         self._q.put(("rules", rules))
 
     def open_window(self, call: VoteCall) -> None:
-        self._open = True
         self._q.put(("open", call))
+        self._open = True
 
     def close_window(self) -> None:
         self._open = False
@@ -146,9 +151,10 @@ class LiveVision:
     # ---- called from the fan-out thread ---------------------------------------------------------------
 
     def offer(self, frame: TapFrame) -> None:
-        if not self._open:
-            return
         with self._qlock:
+            if not self._open:
+                self._pre.append(frame)
+                return
             if self._queued >= MAX_QUEUED:
                 self.dropped += 1
                 return
@@ -186,6 +192,11 @@ class LiveVision:
             self._frame(arg)
         elif kind == "open":
             self._win = _Window(arg, events=[])
+            with self._qlock:
+                pre = list(self._pre)
+                self._pre.clear()
+            for frame in pre:
+                self._frame(frame)
         elif kind == "close":
             self._win = None
         elif kind == "check":
@@ -298,6 +309,8 @@ class LiveVision:
                     call.id if call else None, cand, None, (), (), chk.stop.t, latency, frames, "no_window"
                 )
             else:
+                shapes = {e.seat: e.gesture for e in hands if isinstance(e, HandDown) and e.t < chk.stop.t}
+                odd = tuple(s for s in got.voters if shapes.get(s, "thumb_up") not in VOTING_GESTURES)
                 res = LiveResult(
                     call.id if call else None,
                     got.candidate,
@@ -307,6 +320,7 @@ class LiveVision:
                     chk.stop.t,
                     latency,
                     frames,
+                    odd=odd,
                 )
         if self.on_result is not None:
             self.on_result(res)

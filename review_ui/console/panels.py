@@ -105,6 +105,7 @@ class LivePanel(QFrame):
         self.candidate = QLabel()
         self.host = QLabel()
         self.vision = QLabel()
+        self.vision.setWordWrap(True)
         self.verdict = QLabel()
         f = self.verdict.font()
         f.setBold(True)
@@ -144,6 +145,8 @@ class LivePanel(QFrame):
             text = ctr(self.lang, "live_vision", count=v.count, voters=", ".join(map(str, v.voters)) or "—")
             if v.late:
                 text += " · " + ctr(self.lang, "live_late", seats=", ".join(map(str, v.late)))
+            if v.odd:
+                text += " · " + ctr(self.lang, "live_odd", seats=", ".join(map(str, v.odd)))
             self.vision.setText(text)
         if lv.differs:
             self.verdict.setText(ctr(self.lang, "live_differs"))
