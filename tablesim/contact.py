@@ -74,7 +74,8 @@ def contact_sheet(bundle: str | Path, out_png: str | Path) -> Path:
         poly = np.array(layout["seats"][seat - 1][zone], np.float64)
         x0, y0 = poly.min(axis=0)
         x1, y1 = poly.max(axis=0)
-        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0) * 0.9 + 20
+        hand = truth["hand_len_px"][str(seat)] * truth["hand_scale"]
+        cx, cy, half = (x0 + x1) / 2, (y0 + y1) / 2, max(max(x1 - x0, y1 - y0) * 0.6, 2.0 * hand)
         ax0, ay0 = int(max(0, cx - half * 1.4)), int(max(0, cy - half))
         ax1, ay1 = int(min(w, cx + half * 1.4)), int(min(h, cy + half))
         crop = img[ay0:ay1, ax0:ax1]
