@@ -85,6 +85,21 @@ def _add_moves(perf: Performance, scene: Scene, acts: list[Act]) -> None:
                   end_orient="rest")  # fmt: skip
 
 
+def _add_fidgets(perf: Performance, scene: Scene, fidgets: list[tuple[int, int, str]]) -> None:
+    """Nuisance moves that are not violations: (t, seat, what) with ``what`` ``nod`` (the bowed head lifts
+    by 4 % of a peek and settles) or ``shift`` (a resting hand slides 3 cm and back)."""
+    for t, seat, what in fidgets:
+        if what == "nod":
+            tr = perf.tracks[(seat, "head")]
+            tr.go(float(t), t + 400.0, np.array([0.04]), "head", "head")
+            tr.go(t + 900.0, t + 1300.0, np.array([0.0]), "head", "head")
+        else:
+            s = scene.seat(seat)
+            tr = perf.tracks[(seat, "left")]
+            tr.go(float(t), t + 500.0, s.rest_l + s.inward * 0.03, "relaxed", "rest")
+            tr.go(t + 2500.0, t + 3000.0, s.rest_l, "relaxed", "rest")
+
+
 def _masked_items(perf: Performance, acts: list[Act]) -> Any:
     """``perf.items`` with the masks of ``mask`` acts taken off (the head stays down)."""
     base = perf.items
@@ -108,6 +123,7 @@ def build_night(
     shots: list[tuple[int, int]] | None = None,
     round_at: int = 4000,
     checks: bool = True,
+    fidgets: list[tuple[int, int, str]] | None = None,
     size: tuple[int, int] = (960, 540),
     fps: int = 10,
     seed: int = 5,
@@ -122,6 +138,7 @@ def build_night(
     knobs = Knobs(camera=CameraKnobs(width=size[0], height=size[1]), fps=fps)
     scene, perf, marks, _outcome = prepare(script, knobs)
     _add_moves(perf, scene, acts)
+    _add_fidgets(perf, scene, fidgets or [])
     perf.items = _masked_items(perf, acts)  # type: ignore[method-assign]
     info = GameInfo(
         format="mafiacam/1",
@@ -141,6 +158,7 @@ def build_night(
     truth = {
         "night_acts": [asdict(a) for a in acts],
         "shots": [{"t": t, "seat": s} for t, s in peaks],
+        "fidgets": [{"t": t, "seat": s, "what": w} for t, s, w in fidgets or []],
         "fps": fps,
         "frame_size": list(size),
         "duration_ms": script.end,

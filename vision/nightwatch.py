@@ -46,10 +46,11 @@ DARK_LEVEL = 60  # the eye mask is darker than this in every channel
 SETTLE_MS = 3000  # heads still going down at the start of a stretch
 SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is reported
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
-HEAD_SHARE = 0.18  # head path changed share that counts as the head up
-MASK_LOST = 0.28  # share of the reference's dark pixels in the bowed place that turned light
-MOVE_PX_SHARE = 0.07  # table/raise zone changed share that counts as a hand moving
+HEAD_SHARE = 0.15  # head path changed share that counts as the head up
+MASK_LOST = 0.38  # share of the reference's dark pixels in the bowed place that turned light
+MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
+RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 GAP_SAMPLES = 2  # two runs closer than this many samples are one fact
 
@@ -225,7 +226,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     move = {s.seat: np.zeros(n) for s in geo.seats}
     raised = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
-    by_seat = {s.seat: s for s in geo.seats}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
     hands_any = np.any([s.table | s.raise_ for s in geo.seats], axis=0) & ~hp_any
@@ -236,9 +236,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     i_raise = {s.seat: _idx(s.raise_) for s in geo.seats}
     i_zones = {s.seat: _idx(s.body | s.table | s.raise_) for s in geo.seats}
     # a hand reaching a neighbour: its blob lies partly on the seat's own side and partly on the neighbour's
-    near = {s.seat: cv2.dilate((s.table | s.body).astype(np.uint8), kernel).astype(bool) for s in geo.seats}
-    i_own = {(s.seat, o): _idx(s.body & ~near[o]) for s in geo.seats for o in geo.neighbours[s.seat]}
-    i_near = {(s.seat, o): _idx(near[o] & ~s.body) for s in geo.seats for o in geo.neighbours[s.seat]}
+    i_near = {s.seat: _idx(cv2.dilate((s.table | s.body).astype(np.uint8), kernel)) for s in geo.seats}
+    i_tnear = {s.seat: _idx(cv2.dilate(s.table.astype(np.uint8), kernel)) for s in geo.seats}
+    i_pnear = {s.seat: _idx(cv2.dilate(s.head_path.astype(np.uint8), kernel)) for s in geo.seats}
+    pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
     small = np.ones((3, 3), np.uint8)
     for i in range(n):
@@ -279,14 +280,20 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
-            for o in geo.neighbours[s.seat]:
-                inear = i_near[(s.seat, o)]
-                there = _count(labels, inear, count)
-                if not there.any():
-                    continue
-                own = _count(labels, i_own[(s.seat, o)], count)
-                reach = there[is_hand & (own > 0.3 * safe)].sum()
-                touch[(s.seat, o)][i] = float(reach) / max(1, int(by_seat[o].table.sum()))
+        # a hand blob spanning two neighbours' regions is a touch
+        in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
+        in_table = {s.seat: _count(labels, i_tnear[s.seat], count) for s in geo.seats}
+        in_path = {s.seat: _count(labels, i_pnear[s.seat], count) for s in geo.seats}
+        for s_, o in pairs:
+            span = is_hand & (in_region[s_] >= 0.15 * safe) & (in_region[o] >= 0.15 * safe)
+            if not span.any():
+                continue
+            for a_, b_ in ((s_, o), (o, s_)):
+                # the arm hangs from the owner's shoulder, beside its head path; failing that, the hand
+                # end lies in the touched seat's table zone
+                shoulder = in_path[a_] - in_path[b_]
+                reach = span & ((shoulder > 0) | ((shoulder == 0) & (in_table[b_] > in_table[a_])))
+                touch[(a_, b_)][i] = float(in_table[b_][reach].sum()) / max(1, len(i_table[b_]))
     return Series(times, head, mask, move, raised, touch)
 
 
@@ -322,24 +329,32 @@ def _conf(peak: float, threshold: float) -> float:
 def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False) -> list[Fact]:
     """Turn the signals into facts, seat by seat.
 
-    Heads settle at a night's start and rise at its end: a fact starting within :data:`SETTLE_MS` of the
-    stretch's start counts only if it lasts :data:`SETTLE_KEEP_MS` from it, and one starting within
-    :data:`END_GUARD_MS` of the end is dropped. A raised hand (a shot, a gesture) passing over the head
-    path is not a head, and a raised hand crossing a neighbour's zone is not a touch. In ``shooting``
-    stretches raised hands are the shots: no ``gesture`` facts there.
+    Heads settle at a night's start and rise at its end: when half the seats move in the first
+    :data:`SETTLE_MS`, a fact starting then counts only if it lasts :data:`SETTLE_KEEP_MS` from the start;
+    when half the seats move in the last :data:`END_GUARD_MS`, a fact starting then is dropped. A raised
+    hand (a shot, a gesture) passing over the head path is not a head. In ``shooting`` stretches raised
+    hands are the shots: no ``gesture`` facts there, and no touch while either seat's hand is up.
     """
     times = series.times
     if len(times) < MIN_SAMPLES:
         return []
     out: list[Fact] = []
 
+    # Only where the whole table moves together (heads going down at the night's start, up at the day):
+    # a stretch cut in the middle of a night starts and ends without that, and keeps every fact.
+    first = times < times[0] + SETTLE_MS
+    last = times >= end_ms - END_GUARD_MS
+    ups = [series.head[s] > HEAD_SHARE for s in series.head]
+    settling = np.mean([u[first].any() for u in ups]) >= 0.5
+    rising = bool(last.any()) and np.mean([u[last].any() for u in ups]) >= 0.5
+
     def keep(a: int, b: int) -> bool:
         ta, tb = int(times[a]), int(times[b])
-        if ta - int(times[0]) < SETTLE_MS and tb - int(times[0]) < SETTLE_KEEP_MS:
+        if settling and ta - int(times[0]) < SETTLE_MS and tb - int(times[0]) < SETTLE_KEEP_MS:
             return False
-        return ta < end_ms - END_GUARD_MS
+        return not (rising and ta >= end_ms - END_GUARD_MS)
 
-    def near(x: np.ndarray, k: int = 2) -> np.ndarray:
+    def near(x: np.ndarray, k: int = 3) -> np.ndarray:
         """``x`` or any of its ``k`` neighbouring samples."""
         y = x.copy()
         for d in range(1, k + 1):
@@ -348,7 +363,8 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         return y
 
     for seat in sorted(series.head):
-        raised = near(series.raised[seat] > MOVE_PX_SHARE)
+        raised = near(series.raised[seat] > RAISED_SHARE)  # any hand in the raise zone: not a head
+        arm_up = near(series.raised[seat] > MOVE_PX_SHARE)  # a hand clearly up: not a touch
         head = series.head[seat]
         up = (head > HEAD_SHARE) & ~raised
         for a, b in runs(up):
@@ -364,17 +380,17 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         touching = np.zeros(len(times), bool)  # touching a neighbour, or touched by one
         for (s, o), v in series.touch.items():
             if o == seat:
-                touching |= (v > TOUCH_PX_SHARE) & ~near(series.raised[s] > MOVE_PX_SHARE)
+                touching |= v > TOUCH_PX_SHARE
             if s != seat:
                 continue
-            # a raised hand crossing a neighbour is a shot or a gesture, not a touch
-            hit = (v > TOUCH_PX_SHARE) & ~raised & ~near(series.raised[o] > MOVE_PX_SHARE)
+            hit = v > TOUCH_PX_SHARE
+            if shooting:  # a raised hand crossing a neighbour during the count is a shot
+                hit &= ~arm_up & ~near(series.raised[o] > MOVE_PX_SHARE)
             touching |= hit
             for a, b in runs(hit):
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())
-                    f = Fact("touch", seat, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), into=o)
-                    out.append(f)
+                    out.append(Fact("touch", s, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), o))
         if shooting:
             continue
         mv = series.move[seat]
@@ -383,7 +399,27 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             if keep(a, b):
                 peak = float(mv[a : b + 1].max())
                 out.append(Fact("gesture", seat, int(times[a]), int(times[b]), _conf(peak, MOVE_PX_SHARE)))
-    return sorted(out, key=lambda f: (f.t, f.seat, f.kind))
+    return sorted(_one_toucher(out), key=lambda f: (f.t, f.seat, f.kind))
+
+
+def _one_toucher(found: list[Fact]) -> list[Fact]:
+    """A hand resting in a neighbour's zone looks like either seat reaching the other; the arm is first
+    seen while it travels from its owner, so of two overlapping touches between the same two seats the
+    earlier one (then the stronger) stands, stretched to cover both."""
+    touches = sorted((f for f in found if f.kind == "touch"), key=lambda f: (f.t, -f.conf))
+    kept: list[Fact] = []
+    for f in touches:
+        clash = next(
+            (k for k in kept if {k.seat, k.into} == {f.seat, f.into} and f.t <= k.until and k.t <= f.until),
+            None,
+        )
+        if clash is None:
+            kept.append(f)
+        else:
+            kept[kept.index(clash)] = Fact(
+                "touch", clash.seat, clash.t, max(clash.until, f.until), clash.conf, clash.into
+            )
+    return [f for f in found if f.kind != "touch"] + kept
 
 
 def to_events(found: Iterable[Fact], *, coarse: bool = False) -> list[Event]:

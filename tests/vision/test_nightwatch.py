@@ -20,7 +20,7 @@ from vision import nightwatch as nw
 from vision.video import VideoTimeline
 
 ROLES = {"don": 4, "mafia": [7, 9], "sheriff": 2}
-SIZE = (480, 270)
+SIZE = (640, 360)
 TOL_MS = 400  # samples are 160 ms apart; the head takes 300 ms to rise
 
 
@@ -42,7 +42,7 @@ def _night(tmp: Path, name: str, seats: list[dict[str, Any]], day_at: int = 1600
 def peek_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     seats = [
         {"t": 6000, "seat": 3, "do": "peek", "until": 8000},
-        {"t": 10000, "seat": 7, "do": "reach", "into": 8, "until": 11200},
+        {"t": 10000, "seat": 2, "do": "reach", "into": 3, "until": 11200},
     ]
     return _night(tmp_path_factory.mktemp("nightwatch"), "peek", seats)
 
@@ -81,7 +81,7 @@ def test_peek_found_with_seat_and_times(peek_bundle: Path) -> None:
 def test_touch_found_with_seat_and_neighbour(peek_bundle: Path) -> None:
     evs = _pass(peek_bundle)
     motions = [e for e in evs if isinstance(e, NightMotion)]
-    assert [(e.seat, e.kind, e.extra.get("into")) for e in motions] == [(7, "touch", 8)], evs
+    assert [(e.seat, e.kind, e.extra.get("into")) for e in motions] == [(2, "touch", 3)], evs
     # the hand arrives at 10 s after a 450 ms reach and leaves at 11.2 s
     assert 9400 <= motions[0].t <= 10000 + TOL_MS
     assert 11200 - TOL_MS <= motions[0].until <= 11700 + TOL_MS
@@ -113,7 +113,7 @@ def test_analyser_writes_night_events(peek_bundle: Path, tmp_path: Path) -> None
     evs = read_events(work / "vision.jsonl").events
     heads = [e for e in evs if isinstance(e, HeadUp)]
     assert [e.seat for e in heads] == [3]
-    assert any(isinstance(e, NightMotion) and e.seat == 7 and e.kind == "touch" for e in evs)
+    assert any(isinstance(e, NightMotion) and e.seat == 2 and e.kind == "touch" for e in evs)
 
 
 def _series(head: dict[int, list[float]], step: int = nw.STEP_MS) -> nw.Series:

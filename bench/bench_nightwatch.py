@@ -1,0 +1,296 @@
+"""Night watch accuracy and cost (``vision.nightwatch``), on tablesim nights built by ``bench/nightsim.py``.
+
+Accuracy: ``--episodes`` shooting nights (a minute each) with scripted violations — head lifts of several
+sizes (the lift as a share of a full peek), masks lifted with the head down, a hand into a neighbour's zone,
+a hand gesture — some of them during the shooting round, plus harmless fidgets (4 % head nods, 3 cm hand
+shifts); and ``--quiet`` nights of ``--quiet-min`` minutes with a shooting round, the checks and fidgets
+but no violation. Every night is cut into stretches by the analyser's own plan (``vision.schedule``) and
+each night/shooting stretch goes through ``night_pass``, as ``run_stretch`` does.
+
+Scoring: a scripted act is found when an event of the same seat and kind overlaps it (±400 ms); "found as
+any kind" accepts any night event on that seat. An event overlapping no act (and no act's ±400 ms) on its
+seat is a false alarm. Intervals: Wilson 95 % for shares, exact Poisson 95 % for rates.
+
+Cost: ``mafiacam analyze`` of a tablesim random game with the pass off (``MAFIACAM_NIGHTWATCH=0``) and on,
+alternated in the same run, best of ``--repeats``.
+
+    .venv/bin/python bench/bench_nightwatch.py [--episodes 10] [--quiet 3] [--quiet-min 8] [--size 960x540]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from nightsim import Act, build_night  # noqa: E402
+
+SIZES = (0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
+SLACK_MS = 400
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+
+def _poisson_cdf(k: int, mu: float) -> float:
+    term, total = math.exp(-mu), 0.0
+    for i in range(k + 1):
+        if i:
+            term *= mu / i
+        total += term
+    return total
+
+
+def poisson_ci(k: int) -> tuple[float, float]:
+    """Exact (Garwood) 95 % interval of a Poisson mean from ``k`` counts."""
+
+    def solve(target: float, kk: int) -> float:
+        lo, hi = 0.0, 10.0 * (kk + 5)
+        for _ in range(100):
+            mid = (lo + hi) / 2
+            if _poisson_cdf(kk, mid) > target:
+                lo = mid
+            else:
+                hi = mid
+        return (lo + hi) / 2
+
+    lower = 0.0 if k == 0 else solve(0.975, k - 1)
+    return lower, solve(0.025, k)
+
+
+def episode_acts(rng: random.Random, index: int) -> tuple[list[Act], list[tuple[int, int]], list[Any]]:
+    """Acts, shots ((seat, target)) and fidgets of violation episode ``index``."""
+    shooters = [4, 7, 9]
+    target = rng.choice([1, 2, 3, 5, 6, 8, 10])
+    shots = [(s, target) for s in shooters]
+    free = [s for s in range(1, 11) if s not in shooters]
+    acts: list[Act] = []
+    slots_round = [6000, 11000, 16000]
+    slots_free = [22000, 27000, 32000, 37000, 42000, 47000]
+    kinds_round = ["head_up", "head_up", "mask" if index % 2 else "touch"]
+    kinds_free = ["head_up", "head_up", "head_up", "touch" if index % 2 else "mask", "gesture", "gesture"]
+    rng.shuffle(kinds_free)
+    size_i = index * 5
+    for t, kind in list(zip(slots_round, kinds_round, strict=True)) + list(
+        zip(slots_free, kinds_free, strict=True)
+    ):
+        in_round = t < 20000
+        seat = rng.choice(free if in_round else list(range(1, 11)))
+        dur = rng.randrange(800, 2500, 100)
+        t0 = t + rng.randrange(0, 1500, 100)
+        if kind == "head_up":
+            acts.append(Act("head_up", seat, t0, t0 + dur, SIZES[size_i % len(SIZES)]))
+            size_i += 1
+        elif kind == "touch":
+            into = seat % 10 + 1 if rng.random() < 0.5 else (seat - 2) % 10 + 1
+            if in_round and into in shooters:
+                into = seat % 10 + 1 if seat % 10 + 1 not in shooters else (seat - 2) % 10 + 1
+            acts.append(Act("touch", seat, t0, t0 + max(dur, 1000), into=into))
+        else:
+            acts.append(Act(kind, seat, t0, t0 + dur))
+    busy = {a.seat: a for a in acts}
+    fidgets = []
+    for t in (19500, 35000, 50000):
+        seat = rng.choice([s for s in range(1, 11) if s not in busy and s not in shooters])
+        fidgets.append((t, seat, rng.choice(["nod", "shift"])))
+    return acts, shots, fidgets
+
+
+def quiet_fidgets(rng: random.Random, night_ms: int) -> list[tuple[int, int, str]]:
+    out = []
+    t = 22000
+    while t < night_ms - 14000:
+        out.append((t, rng.randrange(1, 11), rng.choice(["nod", "shift"])))
+        t += rng.randrange(15000, 25000)
+    return out
+
+
+def analyse_night(bundle: Path) -> tuple[list[Any], float, float, list[tuple[int, int, str]]]:
+    """Night events over the analyser's night/shooting stretches; (events, pass seconds, night seconds,
+    stretches)."""
+    from gamelog.bundle import load_bundle
+    from vision.nightwatch import night_pass
+    from vision.schedule import plan, split_for_workers
+    from vision.video import VideoTimeline
+
+    b = load_bundle(bundle)
+    assert b.layout is not None
+    with VideoTimeline([bundle / v for v in b.game.video]) as tl:
+        duration = int(tl.duration_ms) + 1
+        marks = [e for e in b.events if e.src == "host"]
+        stretches = [s for s in split_for_workers(plan(marks, duration)) if s.kind in ("night", "shooting")]
+        events: list[Any] = []
+        t0 = time.perf_counter()
+        for st in stretches:
+            events += night_pass(tl, b.layout.at(st.start), st.start, st.end, shooting=st.kind == "shooting")
+        spent = time.perf_counter() - t0
+    night_s = sum(s.duration for s in stretches) / 1000.0
+    return events, spent, night_s, [(s.start, s.end, s.kind) for s in stretches]
+
+
+def _kind(e: Any) -> str:
+    return "head_up" if e.TYPE == "head_up" else str(e.kind)
+
+
+def score(
+    acts: list[dict[str, Any]], events: list[Any]
+) -> tuple[list[tuple[dict[str, Any], bool, bool]], list[Any]]:
+    """Per act (act, found as its kind, found as any kind); and the false alarms."""
+
+    def overlaps(e: Any, a: dict[str, Any]) -> bool:
+        return e.seat == a["seat"] and e.t <= a["until"] + SLACK_MS and e.until >= a["t"] - SLACK_MS
+
+    out = []
+    for a in acts:
+        hits = [e for e in events if overlaps(e, a)]
+        out.append((a, any(_kind(e) == a["kind"] for e in hits), bool(hits)))
+    false = [e for e in events if not any(overlaps(e, a) for a in acts)]
+    return out, false
+
+
+def cost(bundle: Path, repeats: int) -> dict[str, float]:
+    times: dict[str, list[float]] = {"off": [], "on": []}
+    for _ in range(repeats):
+        for mode in ("off", "on"):
+            shutil.rmtree(bundle / ".analysis", ignore_errors=True)
+            env = dict(os.environ, MAFIACAM_NIGHTWATCH="0" if mode == "off" else "1")
+            t0 = time.monotonic()
+            subprocess.run(
+                [str(ROOT / ".venv/bin/mafiacam"), "analyze", str(bundle), "--quiet"], check=True, env=env
+            )
+            times[mode].append(time.monotonic() - t0)
+    return {"off": min(times["off"]), "on": min(times["on"])}
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--work", default="/tmp/mafiacam-nightwatch")
+    ap.add_argument("--episodes", type=int, default=10)
+    ap.add_argument("--quiet", type=int, default=3)
+    ap.add_argument("--quiet-min", type=float, default=8.0)
+    ap.add_argument("--size", default="960x540")
+    ap.add_argument("--fps", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--cost-days", type=int, default=2, help="days of the random game for the cost (0: skip)")
+    ap.add_argument("--repeats", type=int, default=2)
+    ap.add_argument("--show", action="store_true", help="list misses and false alarms")
+    args = ap.parse_args()
+    w, h = (int(v) for v in args.size.split("x"))
+    work = Path(args.work) / f"{w}x{h}-{args.fps}"
+    work.mkdir(parents=True, exist_ok=True)
+    rng = random.Random(args.seed)
+
+    results: list[tuple[dict[str, Any], bool, bool]] = []
+    extra: list[Any] = []
+    pass_s = night_s = 0.0
+    t_build = 0.0
+    for i in range(args.episodes):
+        acts, shots, fidgets = episode_acts(rng, i)
+        out = work / f"ep{i:02d}"
+        if not (out / "truth.json").exists():
+            shutil.rmtree(out, ignore_errors=True)
+            t0 = time.monotonic()
+            build_night(
+                out, acts, night_ms=60000, shots=shots, fidgets=fidgets, size=(w, h), fps=args.fps, seed=i
+            )
+            t_build += time.monotonic() - t0
+        truth = json.loads((out / "truth.json").read_text())
+        events, spent, ns, _ = analyse_night(out)
+        pass_s += spent
+        night_s += ns
+        r, f = score(truth["night_acts"], events)
+        results += r
+        extra += [(i, e) for e in f]
+    quiet_false: list[Any] = []
+    quiet_seat_h = 0.0
+    for q in range(args.quiet):
+        night_ms = int(args.quiet_min * 60000)
+        out = work / f"quiet{q:02d}-{night_ms}"
+        if not (out / "truth.json").exists():
+            shutil.rmtree(out, ignore_errors=True)
+            t0 = time.monotonic()
+            build_night(
+                out, [], night_ms=night_ms, shots=[(4, 6), (7, 6), (9, 6)],
+                fidgets=quiet_fidgets(rng, night_ms), size=(w, h), fps=args.fps, seed=100 + q,
+            )  # fmt: skip
+            t_build += time.monotonic() - t0
+        events, spent, ns, _ = analyse_night(out)
+        pass_s += spent
+        night_s += ns
+        quiet_seat_h += 10 * ns / 3600.0
+        quiet_false += [(q, e) for e in events]
+
+    print(f"frames {w}x{h} at {args.fps} fps; built in {t_build:.0f} s; night watch {pass_s:.1f} s for "
+          f"{night_s:.0f} s of night = {pass_s / max(night_s, 1e-9):.3f} s per night second")  # fmt: skip
+    print("\n| scripted act | found (its kind) | Wilson 95 % | found as any night event |")
+    print("|---|---|---|---|")
+    groups: dict[str, list[tuple[dict[str, Any], bool, bool]]] = {}
+    for a, ok, anyk in results:
+        key = f"head up, lift {a['size']:.2f}" if a["kind"] == "head_up" else a["kind"]
+        groups.setdefault(key, []).append((a, ok, anyk))
+    head_all = [r for r in results if r[0]["kind"] == "head_up"]
+    for key in [*sorted(groups), "all head lifts", "all acts"]:
+        rows = groups.get(key) or (head_all if key == "all head lifts" else results)
+        k = sum(ok for _, ok, _ in rows)
+        k_any = sum(anyk for _, _, anyk in rows)
+        lo, hi = wilson(k, len(rows))
+        print(f"| {key} | {k}/{len(rows)} | {lo:.2f}–{hi:.2f} | {k_any}/{len(rows)} |")
+    lo, hi = poisson_ci(len(quiet_false))
+    sh = max(quiet_seat_h, 1e-9)
+    print(
+        f"\nquiet nights: {len(quiet_false)} false alarms in {quiet_seat_h:.2f} seat-hours = "
+        f"{len(quiet_false) / sh:.2f} per seat-hour (95 % {lo / sh:.2f}–{hi / sh:.2f})"
+    )
+    ep_seat_h = args.episodes * 10 * 60 / 3600.0
+    print(f"violation nights: {len(extra)} events matching no act in {ep_seat_h:.2f} seat-hours")
+    if args.show:
+        for a, ok, anyk in results:
+            if not ok:
+                print("  missed", a, "(seen as another kind)" if anyk else "")
+        for i, e in extra + quiet_false:
+            print("  false", i, e.seat, _kind(e), e.t, e.until, e.conf)
+    if args.cost_days:
+        game = work / f"game-{args.cost_days}d"
+        if not (game / "truth.json").exists():
+            subprocess.run(
+                [str(ROOT / ".venv/bin/mafiacam"), "sim", "--random", "--seed", "7", "--days",
+                 str(args.cost_days), "--length", "short", "--size", f"{w}x{h}", "--out", str(game),
+                 "--overwrite", "--quiet"],
+                check=True,
+            )  # fmt: skip
+        _ev, _sp, game_night_s, _st = analyse_night(game)
+        from vision.video import VideoTimeline
+
+        with VideoTimeline([game / "video.mp4"]) as tl:
+            dur = tl.duration_ms / 1000.0
+        c = cost(game, args.repeats)
+        print(
+            f"\ncost: analyse a {dur / 60:.1f}-min random game ({game_night_s:.0f} s of night/shooting"
+            " stretches),"
+            f" best of {args.repeats}: without night watch {c['off']:.1f} s, with {c['on']:.1f} s,"
+            f" ratio {c['on'] / c['off']:.2f} (+{100 * (c['on'] / c['off'] - 1):.0f} %)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
