@@ -147,6 +147,7 @@ def main() -> int:
     results["dask-2"] = {
         "video_s": rep.video_ms / 1000,
         "wall_s": wall,
+        "task_s": task_s(rep),
         "cluster_up_s": up,
         "cluster_down_s": down,
     }
