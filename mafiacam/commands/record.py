@@ -4,7 +4,7 @@
 SIGTERM (all stop cleanly). With ``--marks-stdin`` each line on standard input is a host mark, either a
 bare type (``vote_stop``) or a JSON object (``{"type": "vote_call", "candidate": 7, "round": "main"}``); each
 is appended to events.jsonl with the current media time and acknowledged on standard output as
-``ack <t> <id> <type>`` once it is on disk. Without ``--no-ui`` the record console (Qt) would open.
+``ack <t> <id> <type>`` once it is on disk. Without ``--no-ui`` the record console (Qt) opens.
 """
 
 from __future__ import annotations
@@ -20,8 +20,6 @@ from pathlib import Path
 from typing import Any
 
 from gamelog.events import EventError
-
-EXIT_NO_UI = 2
 
 
 def add_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
