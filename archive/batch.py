@@ -93,8 +93,15 @@ def analyse_one(path: str, key: str, queue: Any = None) -> dict[str, Any]:
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     import socket
 
+    import vision.analyzer
     from vision.analyzer import analyze
 
+    # The analyser keeps the last VideoTimeline of its process keyed by the segments' *relative* paths,
+    # so a second bundle with the same "video.mp4" would be read from the first one's video: a worker
+    # that analyses several bundles must start each with that cache empty.
+    cache = getattr(vision.analyzer, "_WORKER", None)
+    if isinstance(cache, dict):
+        cache.clear()
     progress = None
     if queue is not None:
 

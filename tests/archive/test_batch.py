@@ -185,3 +185,17 @@ def test_vision_written_by_several_analysers(tmp_path: Path) -> None:
         assert status(main, f"{other}/{version}") == "current"
         assert status(main, f"{other}/0.0-old") == "outdated"
         assert status(f"{other}/{version}") == "unknown"  # the main analyser's lines are what date it
+
+
+def test_each_bundle_starts_with_an_empty_video_cache(tmp_path: Path) -> None:
+    """One worker process analyses many bundles; the analyser caches the last video of its process
+    by the segments' relative names ("video.mp4" in every bundle), so each task must start without it."""
+    import vision.analyzer
+    from archive.batch import analyse_one
+
+    b = make_bundle(FULL_GAME, tmp_path / "b", game={"video": "video.mp4"}, sealed=False)
+    (b / "video.mp4").write_bytes(b"not really a video")
+    vision.analyzer._WORKER["video.mp4"] = "the previous bundle's timeline"
+    res = analyse_one(str(b), "b")
+    assert res["ok"] is False and res["error"]
+    assert "video.mp4" not in vision.analyzer._WORKER
