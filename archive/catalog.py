@@ -175,6 +175,8 @@ class Catalog:
                 src.relative_to(self.root)
                 dest = src  # already inside the archive
             except ValueError:
+                if name is not None and (not name or name.startswith(".") or Path(name).name != name):
+                    raise ArchiveError(f"--name {name!r}: one folder name, not a path") from None
                 dest = self.root / (name or src.name)
                 if dest.exists():
                     raise ArchiveError(f"{dest}: already in the archive (give another --name)") from None

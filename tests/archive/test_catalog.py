@@ -121,6 +121,9 @@ def test_add_copies_and_links(tmp_path: Path, shared_dir: Path) -> None:
         assert not (dest / ".analysis").exists()  # the stretch cache is not copied
         with pytest.raises(ArchiveError, match="already in the archive"):
             cat.add(src)
+        for bad in ("../escape", "a/b", ".hidden", ""):
+            with pytest.raises(ArchiveError, match="one folder name"):
+                cat.add(src, name=bad)
         linked = cat.add(src, link=True)
         assert linked == src.resolve()
         rows = by_path(cat)
