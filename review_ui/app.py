@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from PySide6.QtCore import QSettings, QTimer
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from gamelog.bundle import BundleError, GameInfo, load_bundle
@@ -79,30 +79,38 @@ def open_review(
 
 
 def save_screenshot(window: MainWindow, png: Path, *, timeout_ms: int = 15000) -> bool:
-    """Wait for a frame (and the index), then save ``window.grab()`` to ``png``. False on timeout."""
-    app = create_app()
-    done = {"ok": False}
+    """Wait (in a local event loop) for a frame and the index, then save ``window.grab()`` to ``png``.
+
+    Returns False when nothing was shown within ``timeout_ms``. Uses its own QEventLoop, never
+    ``QApplication.quit()``, so it can run inside an application that goes on afterwards.
+    """
+    loop = QEventLoop()
+    deadline = QTimer()
+    deadline.setSingleShot(True)
+    deadline.timeout.connect(loop.quit)
+    settle = QTimer()
+    settle.setSingleShot(True)
+    settle.setInterval(200)  # let the last frame paint
+    settle.timeout.connect(loop.quit)
 
     def ready() -> bool:
         info = window.model.info
         return window.view.image is not None and info is not None and info.index_ready
 
-    def finish() -> None:
-        if not done["ok"]:
-            png.parent.mkdir(parents=True, exist_ok=True)
-            done["ok"] = bool(window.grab().save(str(png)))
-        app.quit()
-
     def check(*_: object) -> None:
-        if ready():
-            QTimer.singleShot(200, finish)  # let the last frame paint
+        if ready() and not settle.isActive():
+            settle.start()
 
     window.model.frame_changed.connect(check)
     window.model.info_changed.connect(check)
-    QTimer.singleShot(timeout_ms, app.quit)
+    deadline.start(timeout_ms)
     check()
-    app.exec()
-    return done["ok"]
+    loop.exec()
+    deadline.stop()
+    if not ready():
+        return False
+    png.parent.mkdir(parents=True, exist_ok=True)
+    return bool(window.grab().save(str(png)))
 
 
 def run(
