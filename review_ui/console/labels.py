@@ -109,9 +109,9 @@ LABELS: dict[str, dict[str, str]] = {
     "stop": {"ru": "Остановить запись", "en": "Stop recording"},
     "status_starting": {"ru": "Запуск записи…", "en": "Starting the recording…"},
     "status_line": {
-        "ru": "{state} · {time} · {fps:.1f} к/с · потеряно {dropped} · {mb:.0f} МБ · {marks} отм. · "
+        "ru": "{state} · {time} · {fps:.1f} к/с · потеряно {dropped} · {mb:.1f} МБ · {marks} отм. · "
         "UI {lat} мс",
-        "en": "{state} · {time} · {fps:.1f} fps · dropped {dropped} · {mb:.0f} MB · {marks} marks · "
+        "en": "{state} · {time} · {fps:.1f} fps · dropped {dropped} · {mb:.1f} MB · {marks} marks · "
         "UI {lat} ms",
     },
     "status_stopped": {"ru": "Запись остановлена: {reason}", "en": "Recording stopped: {reason}"},

@@ -1,10 +1,11 @@
 """Seat zones for the calibration editor: a first proposal and the edits a drag makes (pure, no Qt).
 
-:func:`propose_layout` places the seats evenly around an ellipse for the table (the camera sees the
-table roughly centred): per seat a table zone on the table's rim, a head zone just outside it and a
-raise zone above the head. It is a starting point for the host to drag into place, not a detector.
-When ``vision.layout_helper`` exists (the vision engineer's proposal from the picture), the console
-uses it instead (see :func:`best_proposal`).
+:func:`propose_layout` places the seats evenly around an ellipse for the table: the one
+:func:`estimate_table` finds in the picture (the region of the cloth's colour around the centre), else a
+default one for a camera that sees the table roughly centred. Per seat: a table zone on the rim, a head
+zone just outside it and a raise zone above the head. It is a starting point for the host to drag into
+place, not a detector. When ``vision.layout_helper`` exists (the vision engineer's proposal from the
+picture), the console uses it instead (see :func:`best_proposal`).
 
 Edits return a new :class:`~gamelog.layout.Layout` (layouts are frozen): :func:`move_vertex`,
 :func:`move_zone`; :func:`hit_test` finds what is under the mouse.
@@ -17,11 +18,15 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
+import cv2
+import numpy as np
+import numpy.typing as npt
+
 from gamelog.layout import ZONES, Layout, Point, Polygon, SeatZones, point_in_polygon
 
 # The table ellipse as shares of the frame: centre and half-axes.
 TABLE_CX, TABLE_CY, TABLE_RX, TABLE_RY = 0.5, 0.56, 0.34, 0.26
-FIRST_SEAT_DEG = 108.0  # seat 1 sits left of the camera-side end; seats go clockwise on screen
+HOST_END_DEG = 90.0  # the near end of the table (bottom of the picture) is the host's: no seat there
 
 
 def _clamp(p: Point, size: tuple[int, int]) -> Point:
@@ -40,7 +45,12 @@ def _quad(
         (cx + ux * depth / 2 + vx * half, cy + uy * depth / 2 + vy * half),
         (cx + ux * depth / 2 - vx * half, cy + uy * depth / 2 - vy * half),
     ]
-    return tuple(_clamp(p, size) for p in pts)
+    # shift a zone that sticks out back into the frame (clamping its corners would squash it flat)
+    w, h = size
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    dx = -min(xs) if min(xs) < 0 else (w - max(xs) if max(xs) > w else 0.0)
+    dy = -min(ys) if min(ys) < 0 else (h - max(ys) if max(ys) > h else 0.0)
+    return tuple(_clamp((x + dx, y + dy), size) for x, y in pts)
 
 
 def _ellipse_angles(rx: float, ry: float, seats: int, first_deg: float) -> list[float]:
@@ -64,45 +74,95 @@ def _ellipse_angles(rx: float, ry: float, seats: int, first_deg: float) -> list[
     return out
 
 
-def propose_layout(frame_size: tuple[int, int], seats: int = 10) -> Layout:
-    """Ten (or ``seats``) seats evenly around the table ellipse."""
+@dataclass(frozen=True)
+class Table:
+    """The table as an axis-aligned ellipse in frame pixels: centre and half-axes."""
+
+    cx: float
+    cy: float
+    rx: float
+    ry: float
+
+    @classmethod
+    def default(cls, frame_size: tuple[int, int]) -> Table:
+        w, h = frame_size
+        return cls(TABLE_CX * w, TABLE_CY * h, TABLE_RX * w, TABLE_RY * h)
+
+
+def estimate_table(image: npt.NDArray[np.uint8], frame_size: tuple[int, int]) -> Table | None:
+    """The table top seen in ``image`` (RGB, any size; the result is in ``frame_size`` pixels): the
+    region around the picture's centre with the centre's colour (the cloth), as an ellipse. None when
+    that region is implausibly small or large (then the default ellipse is proposed)."""
+    h, w = image.shape[:2]
+    small = cv2.resize(image, (320, max(2, round(320 * h / w))), interpolation=cv2.INTER_AREA)
+    sh, sw = small.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(small, (5, 5), 0), cv2.COLOR_RGB2LAB).astype(np.float32)
+    patch = lab[int(sh * 0.45) : int(sh * 0.6), int(sw * 0.45) : int(sw * 0.55)].reshape(-1, 3)
+    ref = np.median(patch, axis=0)
+    dist = np.linalg.norm(lab - ref, axis=2)
+    mask = (dist < 18.0).astype(np.uint8)
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((7, 7), np.uint8))
+    _n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    centre = labels[int(sh * 0.52), sw // 2]
+    if centre == 0:
+        return None
+    share = stats[centre, cv2.CC_STAT_AREA] / (sw * sh)
+    if not 0.03 <= share <= 0.7:
+        return None
+    x, y, bw, bh = (int(v) for v in stats[centre, :4])
+    fx, fy = frame_size[0] / sw, frame_size[1] / sh
+    return Table((x + bw / 2) * fx, (y + bh / 2) * fy, bw / 2 * fx, bh / 2 * fy)
+
+
+def propose_layout(frame_size: tuple[int, int], seats: int = 10, table: Table | None = None) -> Layout:
+    """Ten (or ``seats``) seats evenly around the table ellipse (the default one when ``table`` is None).
+
+    The near end (bottom) is the host's; seat 1 sits next to it on the left and the numbers go clockwise
+    on screen (up the left side, down the right).
+    Per seat: the table zone straddles the rim where a hand rests, the head zone lies just outside it,
+    the raise zone above the head. Sizes follow the rim length per seat."""
     w, h = frame_size
-    cx, cy, rx, ry = TABLE_CX * w, TABLE_CY * h, TABLE_RX * w, TABLE_RY * h
-    arc = 2 * math.pi * math.sqrt((rx * rx + ry * ry) / 2) / seats  # rim length per seat
+    t = table or Table.default(frame_size)
+    arc = 2 * math.pi * math.sqrt((t.rx * t.rx + t.ry * t.ry) / 2) / (seats + 2)  # rim length per place
     out: list[SeatZones] = []
-    for i, a in enumerate(_ellipse_angles(rx, ry, seats, FIRST_SEAT_DEG)):
+    # seats + 2 places evenly around the rim; the two either side of the near end are the host's (the
+    # near end looks wider in perspective, and tables leave the host room)
+    half_steps = _ellipse_angles(t.rx, t.ry, 2 * (seats + 2), HOST_END_DEG)
+    for i, a in enumerate(half_steps[3 : 2 * seats + 3 : 2]):
         ex, ey = math.cos(a), math.sin(a)
-        nx, ny = ex / rx, ey / ry  # outward normal of the ellipse at this point
+        nx, ny = ex / t.rx, ey / t.ry  # outward normal of the ellipse at this point
         norm = math.hypot(nx, ny)
         ux, uy = nx / norm, ny / norm
-        rim_x, rim_y = cx + rx * ex, cy + ry * ey
-        d = min(w, h)
-        half = arc * 0.3
-        table = _quad(frame_size, rim_x - ux * 0.06 * d, rim_y - uy * 0.06 * d, ux, uy, 0.13 * d, half)
-        hx, hy = rim_x + ux * 0.09 * d, rim_y + uy * 0.09 * d
-        head = _quad(frame_size, hx, hy, ux, uy, 0.11 * d, half * 0.8)
-        raise_ = _quad(frame_size, hx, hy - 0.13 * h, 0.0, -1.0, 0.15 * h, half * 0.9)
-        out.append(SeatZones(seat=i + 1, table_zone=table, raise_zone=raise_, head_zone=head))
+        rim_x, rim_y = t.cx + t.rx * ex, t.cy + t.ry * ey
+        half = arc * 0.32
+        inward = min(arc * 0.2, 0.25 * min(t.rx, t.ry))
+        table_zone = _quad(frame_size, rim_x - ux * inward, rim_y - uy * inward, ux, uy, arc * 0.6, half)
+        hx, hy = rim_x + ux * arc * 0.75, rim_y + uy * arc * 0.75
+        head = _quad(frame_size, hx, hy, ux, uy, arc * 0.6, half * 0.9)
+        raise_ = _quad(frame_size, hx, hy - arc * 1.1, 0.0, -1.0, arc * 0.9, half)
+        out.append(SeatZones(seat=i + 1, table_zone=table_zone, raise_zone=raise_, head_zone=head))
     return Layout(frame_size=(w, h), seats=tuple(out))
 
 
 def best_proposal(frame_size: tuple[int, int], seats: int = 10, frame: Any = None) -> Layout:
     """``vision.layout_helper.propose_layout(frame, seats=...)`` when that module exists and gives a
-    layout for this frame size; else :func:`propose_layout`."""
+    layout for this frame size; else :func:`propose_layout` around the table found in ``frame`` (an
+    RGB array of the picture, any size), or around the default ellipse."""
+    table = estimate_table(frame, frame_size) if isinstance(frame, np.ndarray) and frame.ndim == 3 else None
     try:
         helper = importlib.import_module("vision.layout_helper")
     except ModuleNotFoundError:
-        return propose_layout(frame_size, seats)
+        return propose_layout(frame_size, seats, table)
     fn = getattr(helper, "propose_layout", None)
     if fn is None or frame is None:
-        return propose_layout(frame_size, seats)
+        return propose_layout(frame_size, seats, table)
     try:
         lay = fn(frame, seats=seats)
     except Exception:  # a helper that cannot read this picture: fall back to the plain proposal
-        return propose_layout(frame_size, seats)
-    return (
-        lay if isinstance(lay, Layout) and lay.frame_size == frame_size else propose_layout(frame_size, seats)
-    )
+        return propose_layout(frame_size, seats, table)
+    if isinstance(lay, Layout) and lay.frame_size == frame_size:
+        return lay
+    return propose_layout(frame_size, seats, table)
 
 
 @dataclass(frozen=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import cv2
+import numpy as np
 import pytest
 
 from gamelog.events import VoteCall
@@ -10,7 +12,14 @@ from gamelog.referee import referee
 from gamelog.rules import rules_for
 from review_ui.console.keymap import BINDINGS, legend, seat_of, token_for
 from review_ui.console.marking import LIMIT_FIELD, Marker
-from review_ui.console.zones import hit_test, move_vertex, move_zone, propose_layout, scale_layout
+from review_ui.console.zones import (
+    estimate_table,
+    hit_test,
+    move_vertex,
+    move_zone,
+    propose_layout,
+    scale_layout,
+)
 
 
 def press(m: Marker, keys: str, t0: int = 1000, step: int = 100) -> list[tuple[str, str, int]]:
@@ -219,3 +228,20 @@ def test_zone_edits_and_hits() -> None:
     assert max(x for x, _ in far.seat(1).head_zone) == pytest.approx(1280, abs=0.2)
     small = scale_layout(lay, (640, 360))
     assert small.seat(4).table_zone[2] == pytest.approx((p[0] / 2, p[1] / 2))
+
+
+def test_the_table_is_found_in_the_picture_and_the_seats_go_around_it() -> None:
+    img = np.full((360, 640, 3), (40, 30, 25), np.uint8)
+    cv2.ellipse(img, (330, 200), (90, 130), 0, 0, 360, (30, 110, 60), -1)  # a tall green table
+    table = estimate_table(img, (1280, 720))
+    assert table is not None
+    assert (table.cx, table.cy, table.rx, table.ry) == pytest.approx((660, 400, 180, 260), abs=8)
+    lay = propose_layout((1280, 720), table=table)
+    centres = [tuple(np.mean(np.asarray(s.table_zone), axis=0)) for s in lay.seats]
+    # seats 1-5 up the left side, 6-10 down the right; the near end (bottom) is left to the host
+    assert all(x < 660 for x, _ in centres[:5]) and all(x > 660 for x, _ in centres[5:])
+    ys = [y for _, y in centres]
+    assert ys[:5] == sorted(ys[:5], reverse=True) and ys[5:] == sorted(ys[5:])
+    assert max(ys) < 400 + 260  # nobody sits at the host's end
+    flat = np.full((360, 640, 3), 90, np.uint8)  # no table to see: the whole picture is one colour
+    assert estimate_table(flat, (1280, 720)) is None
