@@ -390,7 +390,14 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             for a, b in runs(hit):
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())
-                    out.append(Fact("touch", s, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), o))
+                    # the hand moves in its owner's zones as it sets off and crosses (blobs go to the seat
+                    # whose zones hold most of them): whose hand moved around the onset
+                    w = slice(max(0, a - 4), a + 2)
+                    mine, theirs = series.move[s][w].sum(), series.move[o][w].sum()
+                    who, whom = (o, s) if theirs > mine else (s, o)
+                    out.append(
+                        Fact("touch", who, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), whom)
+                    )
         if shooting:
             continue
         mv = series.move[seat]
