@@ -26,12 +26,24 @@ from gamelog.events import Event, ShotCall, SpeechOnset, VoteStop
 
 RATE = 16000
 WIN_MS, HOP_MS = 10.0, 2.5
-SEARCH_MS = 1000  # look this far before the keystroke
-FLOOR_MS = 3000  # estimate the noise floor over this much before the keystroke
+SEARCH_MS = 450  # the word starts at most this long before the keystroke (a host lags 150–300 ms)
+ANCHOR_MS = 400  # the word's loud body is under way from at most this long before the keystroke
+FLOOR_MS = 2000  # estimate the band noise floors over this much before the keystroke
+AFTER_MS = 250  # the word goes on after the keystroke: its peak level is looked for up to here
+WORD_BEFORE_MS = 450  # ... and from here before the keystroke
 MIN_LAG_MS = 40  # the word starts at least this long before the keystroke
-SPEECH_DB = 12.0  # a frame this far above the floor is speech
-GAP_BRIDGE_MS = 110  # stop consonants ("п", "б", "т") silence a word this long at most
-MIN_SILENCE_MS = 60  # a word's onset must follow at least this much quiet
+MIN_BAND_SNR_DB = 15.0  # a band whose word peak stands less than this above its floor is not used
+FLOOR_MARGIN_DB = 8.0  # a frame counts in a band only this far above the band's floor
+WORD_DB = np.array([24.0, 24.0])  # a frame within this of the word's peak (per band) belongs to the word
+BODY_DB = 8.0  # a frame within this of the peak is the word's body (the anchor)
+GAP_BRIDGE_MS = 70  # stop consonants ("п", "б", "т") silence a word this long at most
+SEGMENT_DB = 22.0  # a segment of the word comes within this of its peak somewhere
+BG_FROM_MS, BG_TO_MS = 1000, 400  # the background level is the median over this stretch before the key
+BG_MARGIN_DB = 8.0  # a word-like frame stands this far above the background (in some band)
+LONG_GAP_MS, SEGMENT_LONG_GAP_DB = 30.0, 14.0  # ... and behind a gap this long, within this
+MIN_DEPTH_DB = 18.0  # ... by at least this much (median, in the band where it is closest to the word)
+PRE_MS = 150  # the stretch before the onset that must be quieter than the word
+MIN_SILENCE_MS = 30  # a word's onset must follow at least this much quiet
 ANALYSER = "mafiacam-onsets"
 VERSION = "0.2"
 
@@ -81,7 +93,7 @@ def read_audio(paths: Sequence[Path]) -> Audio | None:
             parts: list[npt.NDArray[np.float32]] = []
             try:
                 for frame in container.decode(stream):
-                    if first_t is None and frame.pts is not None:
+                    if first_t is None and frame.pts is not None and stream.time_base is not None:
                         first_t = float(frame.pts * stream.time_base) * 1000.0
                     for out in resampler.resample(frame):
                         parts.append(out.to_ndarray().reshape(-1).astype(np.float32))
@@ -104,82 +116,113 @@ def read_audio(paths: Sequence[Path]) -> Audio | None:
     return Audio(out_arr, start)
 
 
-def _envelope_db(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
-    win = int(WIN_MS * RATE / 1000)
-    hop = int(HOP_MS * RATE / 1000)
-    if len(x) < win:
-        return np.zeros(0)
-    sq = np.concatenate([[0.0], np.cumsum(x.astype(np.float64) ** 2)])
-    starts = np.arange(0, len(x) - win + 1, hop)
-    power = (sq[starts + win] - sq[starts]) / win
-    db: npt.NDArray[np.float64] = 10.0 * np.log10(power + 1e-12)
-    return db
+FRAME = 320  # 20 ms analysis window at 16 kHz (longer than two pitch periods: no ripple)
+HOP = 40  # 2.5 ms
+NFFT = 512
+BANDS_HZ = ((150.0, 3000.0), (3000.0, 7800.0))  # voiced sounds / fricatives and bursts ("с", "ш", "т")
+
+
+def band_envelopes(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """Short-time band energies in dB, shape (frames, bands); frame ``i`` starts at sample ``i * HOP``."""
+    if len(x) < FRAME:
+        return np.zeros((0, len(BANDS_HZ)))
+    n = 1 + (len(x) - FRAME) // HOP
+    idx = np.arange(FRAME)[None, :] + HOP * np.arange(n)[:, None]
+    spec = np.abs(np.fft.rfft(x[idx].astype(np.float64) * np.hanning(FRAME), NFFT)) ** 2
+    freqs = np.fft.rfftfreq(NFFT, 1.0 / RATE)
+    out = np.empty((n, len(BANDS_HZ)))
+    for k, (lo, hi) in enumerate(BANDS_HZ):
+        sel = (freqs >= lo) & (freqs < hi)
+        out[:, k] = 10.0 * np.log10(spec[:, sel].sum(axis=1) + 1e-10)
+    return out
 
 
 def find_onset(audio: Audio, key_ms: float) -> Onset | None:
     """The onset of the word under way at ``key_ms`` (the keystroke), or None when none stands out."""
-    a = audio.index(key_ms - FLOOR_MS)
-    b = audio.index(key_ms)
-    if b <= 0 or a >= len(audio.samples):
+    a = max(0, audio.index(key_ms - FLOOR_MS))
+    b = min(len(audio.samples), audio.index(key_ms + AFTER_MS))
+    if b - a < RATE // 4 or audio.index(key_ms) <= a:
         return None
-    a = max(0, a)
-    b = min(len(audio.samples), b)
     seg = audio.samples[a:b]
-    if len(seg) < RATE // 4:
-        return None
-    emph = np.empty_like(seg)
-    emph[0] = seg[0]
-    emph[1:] = seg[1:] - 0.95 * seg[:-1]
-    env = np.maximum(_envelope_db(seg), _envelope_db(emph) + 3.0)
+    env = band_envelopes(seg)
     if len(env) == 0:
         return None
-    hop = HOP_MS * RATE / 1000.0
-    frames_t = [audio.time(a + i * hop) for i in range(len(env))]
-    floor = float(np.percentile(env, 10))
-    loud = env > floor + SPEECH_DB
-    # The word under way at the keystroke: the last loud frame at or before the keystroke.
-    search_from = key_ms - SEARCH_MS
-    idx = [i for i in range(len(env)) if frames_t[i] <= key_ms - MIN_LAG_MS and frames_t[i] >= search_from]
-    if not idx:
+    t_of = a + np.arange(len(env)) * HOP + FRAME / 2  # sample at each frame's centre
+    key_i = audio.index(key_ms)
+    word = (t_of >= key_i - WORD_BEFORE_MS * RATE / 1000) & (t_of <= b)
+    if not word.any():
         return None
-    last = max((i for i in idx if loud[i]), default=None)
-    if last is None:
+    floor = np.percentile(env, 10, axis=0)
+    peak = env[word].max(axis=0)
+    snr = peak - floor
+    use = snr >= MIN_BAND_SNR_DB
+    if not use.any():
         return None
-    bridge = int(GAP_BRIDGE_MS / HOP_MS)
-    i = last
-    quiet_run = 0
-    start = last
+    # How far below the word's own peak each frame is, in the band where it is closest.
+    rel = np.where(use[None, :], env - peak[None, :], -np.inf)
+    above_floor = np.where(use[None, :], env - floor[None, :] >= FLOOR_MARGIN_DB, False)
+    h = np.where(above_floor, rel, -np.inf).max(axis=1)
+    # The background just before the word (silence, murmur or a voice): a frame is word-like in a band only
+    # well above it, so that murmur under the host's level does not join the word.
+    bg_sel = (t_of >= key_i - BG_FROM_MS * RATE / 1000) & (t_of <= key_i - BG_TO_MS * RATE / 1000)
+    bg = np.median(env[bg_sel], axis=0) if bg_sel.sum() >= 8 else floor
+    thr = np.maximum(np.maximum(peak - WORD_DB, floor + FLOOR_MARGIN_DB), bg + BG_MARGIN_DB)
+    clear = use & (peak - bg >= MIN_BAND_SNR_DB)
+    if not clear.any():
+        return None  # the word does not stand out of what was there before it
+    wordlike = ((env > thr[None, :]) & clear[None, :]).any(axis=1)
+    # Anchor: the word's body under way at the keystroke (its first strong frame).
+    near = (t_of >= key_i - ANCHOR_MS * RATE / 1000) & (t_of <= b)
+    strong = np.nonzero((h > -BODY_DB) & near)[0]
+    if len(strong) == 0:
+        return None
+    i = int(strong[0])
+    # Walk back through the word's segments (word-like runs split by short gaps: stop closures). A leading
+    # segment that never comes near the word's peak, or a weak one behind a longer gap, is another voice
+    # running into the word: not the word.
+    bridge = round(GAP_BRIDGE_MS * RATE / 1000 / HOP)
+    long_gap = round(LONG_GAP_MS * RATE / 1000 / HOP)
+    start, quiet, gap, seg_max = i, 0, 0, float(h[i])
     while i > 0:
         i -= 1
-        if loud[i]:
-            start = i
-            quiet_run = 0
-        else:
-            quiet_run += 1
-            if quiet_run > bridge:
-                break
-    silence_frames = 0
-    j = start - 1
-    while j >= 0 and not loud[j]:
-        silence_frames += 1
-        j -= 1
-    silence_ms = silence_frames * HOP_MS
-    if frames_t[start] < search_from or silence_ms < MIN_SILENCE_MS:
+        if wordlike[i]:
+            if quiet:
+                seg_max, gap = float(h[i]), quiet  # a new segment begins (going back)
+            seg_max = max(seg_max, float(h[i]))
+            quiet = 0
+            weak = seg_max <= -SEGMENT_DB or (gap >= long_gap and seg_max <= -SEGMENT_LONG_GAP_DB)
+            if not weak:
+                start = i
+            continue
+        quiet += 1
+        if quiet > bridge:
+            break
+    first_t = audio.time(t_of[start])
+    if first_t < key_ms - SEARCH_MS:
+        return None  # no quiet before the word within reach: a voice ran into it
+    before = h[max(0, start - round(PRE_MS * RATE / 1000 / HOP)) : start]
+    quiet_frames = int(np.sum(~wordlike[max(0, start - bridge) : start]))
+    silence_ms = quiet_frames * HOP * 1000.0 / RATE
+    if len(before) == 0 or silence_ms < MIN_SILENCE_MS:
         return None
-    peak = float(env[start : last + 1].max())
-    snr = peak - floor
-    # Refine to the sample: the frame window starting at ``start`` holds the first loud energy; the word's
-    # first sample is where the magnitude first clearly exceeds the noise, scanning from a window earlier.
-    noise = seg[: max(1, int((start - silence_frames // 2) * hop))]
-    noise_mag = float(np.percentile(np.abs(noise), 99.5)) if len(noise) > 16 else 0.0
-    s0 = max(0, int((start - 2) * hop))
-    s1 = min(len(seg), int((start + 6) * hop))
-    thr = max(noise_mag * 1.5, 1e-4)
-    above = np.nonzero(np.abs(seg[s0:s1]) > thr)[0]
-    first = s0 + int(above[0]) if len(above) else int(start * hop)
+    depth = float(-np.median(before)) if np.isfinite(np.median(before)) else 60.0
+    if depth < MIN_DEPTH_DB:
+        return None  # something nearly as loud as the word ran right up to it: no clean onset
+    # Refine to the sample within the first word-like frame's window: where the magnitude first rises above
+    # what was there just before.
+    s0 = start * HOP
+    pre = seg[max(0, s0 - round(0.04 * RATE)) : max(1, s0)]
+    noise_mag = float(np.percentile(np.abs(pre), 99)) if len(pre) > 16 else 0.0
+    win = seg[s0 : min(len(seg), s0 + FRAME + HOP)]
+    thr = max(noise_mag * 1.3, 1e-4)
+    over = np.nonzero(np.abs(win) > thr)[0]
+    first = s0 + (int(over[0]) if len(over) else FRAME // 2)
     t = audio.time(a + first)
-    conf = float(1.0 / (1.0 + np.exp(-(snr - 20.0) / 4.0))) * float(min(1.0, silence_ms / 150.0))
-    return Onset(t=t, conf=round(conf, 3), snr_db=round(snr, 1), silence_ms=silence_ms)
+    snr_db = float(snr[use].max())
+    conf = float(1.0 / (1.0 + np.exp(-(min(depth, snr_db) - 14.0) / 3.0))) * float(
+        min(1.0, silence_ms / 60.0)
+    )
+    return Onset(t=t, conf=round(conf, 3), snr_db=round(snr_db, 1), silence_ms=silence_ms)
 
 
 def onset_events(marks: Sequence[Event], audio: Audio) -> list[SpeechOnset]:

@@ -60,3 +60,34 @@ def test_events_refer_to_the_marks_they_time() -> None:
     ev = evs[0]
     assert ev.ref == "h7" and ev.src == "audio" and abs(ev.t - truth) <= 30
     assert ev.extra["lag_ms"] == marks[0].t - ev.t
+
+
+def murmur_scene(seed: int) -> tuple[Audio, float]:
+    """The host's "Спасибо" with other voices talking over it (20 dB under the host) and room noise."""
+    rng = np.random.default_rng(seed)
+    audio, truth = scene(3400 + rng.uniform(0, 400), noise_db=-50.0, seed=seed)
+    x = audio.samples.copy()
+    phrase = espeak("Я думаю, что седьмой игрок красный. Он слишком быстро поставил руку.")
+    k = np.ones(4, np.float32) / 4  # muffled: from across the table
+    phrase = np.convolve(phrase, k, mode="same") * np.float32(0.1)
+    start = round((truth - rng.uniform(600, 1400)) * RATE / 1000)
+    x[start : start + len(phrase)] += phrase[: len(x) - start]
+    return Audio(x, 0.0), truth
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_onset_within_30_ms_with_murmur_over_the_word(seed: int) -> None:
+    audio, truth = murmur_scene(seed)
+    on = find_onset(audio, truth + 150 + 50 * seed)
+    assert on is not None
+    assert abs(on.t - truth) <= 30, (on, truth)
+
+
+def test_a_voice_running_into_the_word_gives_no_onset_rather_than_a_wrong_one() -> None:
+    audio, truth = scene(3600)
+    x = audio.samples.copy()
+    talk = espeak("Я буду голосовать за девятого, и я ничего не видел")
+    end = round(truth * RATE / 1000)
+    x[end - len(talk) : end] += talk * np.float32(0.8)  # loud, right up to the host's word
+    on = find_onset(Audio(x, 0.0), truth + 220)
+    assert on is None or abs(on.t - truth) <= 30

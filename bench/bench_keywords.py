@@ -1,0 +1,124 @@
+"""Marks from the voice alone: recall and false alarms of ``vision.keywords.spot_marks``.
+
+    .venv/bin/python bench/bench_keywords.py [--votes 12] [--nights 3] [--game-days 2]
+
+Templates: "Спасибо" and "один".."десять" spoken once by the same espeak-ng voice as the game's host but at
+another speed and pitch (135 words/min, pitch 62; the game is spoken at 165, pitch 50). Two kinds of audio:
+1. short episodes (a vote question + "Спасибо" + the announced count; a night's numbers) from
+   ``bench/voicesim.py`` at three room conditions, concatenated;
+2. the whole sound track of a tablesim random game (full-length speeches by other voices, every host line),
+   which is where false alarms per hour mean something.
+A proposal is a hit when a true word of its kind (and number) starts within 150 ms of it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from voicesim import SCENARIOS, Spoken, night_episode, to16k, vote_episode
+
+from tablesim.audio import NUMBER_WORDS, synthesize
+from vision.keywords import Template, spot_marks, trim
+from vision.onsets import Audio
+
+TOL_MS = 150.0
+
+
+def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    if n == 0:
+        return (0.0, 1.0)
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (c - h, c + h)
+
+
+def templates(speed: int = 135, pitch: int = 62) -> list[Template]:
+    out = []
+    words = [("Спасибо.", "vote_stop", None)]
+    words += [(NUMBER_WORDS[k].capitalize() + ".", "shot_call", k) for k in range(1, 11)]
+    for text, kind, target in words:
+        x = to16k(synthesize(text, speed=speed, pitch=pitch).astype(np.float64))
+        x = (x * 0.5 / np.abs(x).max()).astype(np.float32)
+        out.append(Template(text.strip(".").lower(), kind, target, trim(x)))
+    return out
+
+
+def score(name: str, samples: np.ndarray, truth: list[Spoken], tps: list[Template]) -> None:
+    t0 = time.perf_counter()
+    props = spot_marks(Audio(samples, 0.0), tps)
+    wall = time.perf_counter() - t0
+    hours = len(samples) / 16000 / 3600
+    for kind in ("vote_stop", "shot_call"):
+        want = [w for w in truth if w.kind == kind]
+        got = [p for p in props if getattr(p, "kind", "") == kind]
+        hit_truth: set[int] = set()
+        false = 0
+        errs = []
+        for p in got:
+            tg = p.extra.get("target")
+            best = None
+            for i, w in enumerate(want):
+                if abs(w.onset_ms - p.t) <= TOL_MS and (kind == "vote_stop" or w.target == tg):
+                    best = i
+            if best is None:
+                false += 1
+            else:
+                hit_truth.add(best)
+                errs.append(p.t - want[best].onset_ms)
+        k, n = len(hit_truth), len(want)
+        lo, hi = wilson(k, n)
+        a = np.abs(errs) if errs else np.array([np.nan])
+        print(
+            f"{name:34s} {kind:9s} recall {k:3d}/{n:<3d} {k / max(1, n):6.1%} [{lo:4.0%},{hi:4.0%}]  "
+            f"false {false:3d} ({false / hours:6.1f}/h)  onset |err| median {np.median(a):5.1f} ms, "
+            f"within 30 ms {np.mean(a <= 30):4.0%}"
+        )
+    print(f"{'':34s} {len(samples) / 16000:.0f} s of audio spotted in {wall:.1f} s")
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--votes", type=int, default=12)
+    ap.add_argument("--nights", type=int, default=3)
+    ap.add_argument("--game-days", type=int, default=2, help="days of the tablesim game (0: skip it)")
+    args = ap.parse_args()
+    tps = templates()
+    for si, sc in enumerate(SCENARIOS[:4]):
+        eps = [vote_episode(sc, 20000 + 100 * si + i) for i in range(args.votes)]
+        eps += [night_episode(sc, 30000 + 100 * si + i) for i in range(args.nights)]
+        truth: list[Spoken] = []
+        off = 0.0
+        for ep in eps:
+            truth += [Spoken(w.kind, w.text, w.onset_ms + off, w.end_ms + off, w.target) for w in ep.words]
+            off += len(ep.samples) * 1000.0 / 16000
+        score(f"episodes: {sc.name}", np.concatenate([e.samples for e in eps]), truth, tps)
+    if args.game_days:
+        from tablesim.build import Knobs, prepare, voice
+        from tablesim.randomgame import random_script
+
+        script = random_script(11, days=args.game_days, length="full")
+        knobs = Knobs()
+        _scene, perf, marks, _out = prepare(script, knobs)
+        sound, spoken = voice(script, perf, marks, knobs)
+        nums = {w.capitalize() + ".": k for k, w in enumerate(NUMBER_WORDS)}
+        truth = [
+            Spoken(s["kind"], s["text"], float(s["onset_ms"]), float(s["end_ms"]), nums.get(s["text"]))
+            for s in spoken
+        ]
+        score(f"tablesim game ({args.game_days} days, full)", to16k(sound.astype(np.float64)), truth, tps)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
