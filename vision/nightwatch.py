@@ -5,15 +5,21 @@ watch compares each sampled frame with the **bowed reference**: the per-pixel me
 samples (heads are down almost all night, so a peek of a few seconds does not reach the median). Pixels that
 differ (a change mask) are grouped into connected blobs and each blob is explained by the layout:
 
-* **head up** — a blob lying mostly inside the seat's *head path*, the capsule from where its head is bowed
-  to where it is upright (the head zone). The bowed place is not in the layout; it is taken halfway from the
-  head zone towards the seat's table zone (a bowed head leans over the table). Reported when the changed
-  share of the head path stays above a threshold for at least two samples.
-* **mask** — a head-path blob that only *loses* dark pixels (the black band turns to skin) while the head
-  does not rise: the mask lifted.
-* **touch** — a blob joined to the seat's own body region that reaches into a neighbour's table zone.
-* **gesture** — any other blob in the seat's table or raise zone outside its head path: hands moving. Not
-  reported in ``shooting`` stretches, where raised hands are the shots (the referee times those).
+* **head up** — a blob lying mostly inside head paths and little in table or raise zones, given to the seat
+  whose *head path* holds most of it. The head path is the capsule from where the head is bowed to where it
+  is upright (the head zone); the bowed place is not in the layout and is taken halfway from the head zone
+  towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
+  raise zone (a raised arm crosses the head path).
+* **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
+  it and the head does not rise: the mask lifted.
+* **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
+  whose hand moved around the onset, else to the one whose head path (shoulder side) holds more of it.
+* **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
+  ``shooting`` stretches, where raised hands are the shots (the referee times those).
+
+Every fact must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
+(the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
+analyser cuts long nights into one-minute stretches, and a fact crossing a cut is reported in two parts.
 
 Measured in ``bench/bench_nightwatch.py`` (see ``bench/RESULTS.md``). MediaPipe's face detectors were tried
 first: on bowed, masked heads seen from above they found a third of the raised heads and fired on bowed ones,
