@@ -191,6 +191,19 @@ class DecoderWorker(QObject):
         emit(self.frame_ready, shown)
         if req.steps < 0:
             QTimer.singleShot(0, self._warm)  # after any newer request is served
+        else:
+            QTimer.singleShot(0, self._ahead)
+
+    @Slot()
+    def _ahead(self) -> None:
+        """Idle after showing a frame: decode the next one, so playback only converts when it is due."""
+        if self._timeline is None or self._last is None:
+            return
+        with self._lock:
+            if self._pending is not None:
+                return
+        with contextlib.suppress(VideoError):  # a real request there reports the damage
+            self._timeline.decode_ahead(self._last)
 
     @Slot()
     def _warm(self) -> None:

@@ -128,6 +128,14 @@ class GopCache:
             return gop, len(gop.pts) - 1
         return None
 
+    def exact(self, segment: int, pts: int) -> tuple[Gop, int] | None:
+        """(gop, i) of the cached frame with exactly this pts."""
+        gop = self.containing(segment, pts)
+        if gop is None or not gop.pts:
+            return None
+        i = bisect.bisect_left(gop.pts, pts)
+        return (gop, i) if i < len(gop.pts) and gop.pts[i] == pts else None
+
     def after(self, segment: int, pts: int) -> tuple[Gop, int] | bool | None:
         """(gop, i) of the cached first frame with pts > ``pts``; False at the end; None if not cached."""
         gop = self.containing(segment, pts)

@@ -70,6 +70,11 @@ class KeyframeIndex:
         i = int(np.searchsorted(kpts, pts, side="right")) - 1
         return int(kpts[i]) if i >= 0 else None
 
+    def frame_at_or_before(self, pts: int) -> int | None:
+        """pts of the last frame at or before ``pts`` (None before the first frame)."""
+        i = int(np.searchsorted(self.pts, pts, side="right")) - 1
+        return int(self.pts[i]) if i >= 0 else None
+
     def frame_number(self, pts: int) -> int | None:
         """Index of the frame with exactly this pts in the segment (None when not a frame time)."""
         i = int(np.searchsorted(self.pts, pts))

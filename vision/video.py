@@ -541,6 +541,10 @@ class VideoTimeline:
         pts = max(pts, seg.first_pts)
         for _ in range(2):
             hit = self._cache.at_or_before(seg.number, pts)
+            if hit is None and seg.index is not None:
+                # the index names the frame exactly: no need to have decoded the one after it
+                exact = seg.index.frame_at_or_before(pts)
+                hit = self._cache.exact(seg.number, exact) if exact is not None else None
             if hit is not None:
                 gop, i = hit
                 if unless is not None and unless.segment == seg.number and unless.pts == gop.pts[i]:
@@ -613,6 +617,19 @@ class VideoTimeline:
                     if out is not None:
                         return out
                 return None
+        finally:
+            self._notify()
+
+    def decode_ahead(self, frame: Frame) -> bool:
+        """Make sure the frame after ``frame`` is decoded and cached (a player calls it while idle during
+        playback, so the next frame's request only converts it). Returns True when it decoded."""
+        try:
+            with self._lock:
+                seg = self._segments[frame.segment]
+                if self._cache.after(seg.number, frame.pts) is not None:
+                    return False
+                self._decode_past(seg, frame.pts)
+                return True
         finally:
             self._notify()
 

@@ -103,6 +103,21 @@ def test_warming_the_previous_gop_makes_the_step_across_it_free(media: Path) -> 
         assert (tl.stats.seeks, tl.stats.decoded) == (before.seeks, before.decoded)
 
 
+def test_playback_decodes_ahead_so_the_due_frame_only_needs_converting(media: Path) -> None:
+    path = write_video(media / "ahead.mkv", n_frames=100)
+    with VideoTimeline(path) as tl:
+        assert tl.wait_index(10)
+        f = tl.frame_at(1000)  # decodes 1040 too, to be sure 1000 is the last frame at or before 1000
+        assert not tl.decode_ahead(f)
+        for t in range(1040, 1400, 40):
+            assert t == 1040 or tl.decode_ahead(f)  # exactly one frame: the next
+            assert not tl.decode_ahead(f)  # already there
+            before = tl.stats.decoded
+            f = tl.frame_at(t)  # the index names the frame: no need to decode the one after it first
+            assert number(f) == t // STEP
+            assert tl.stats.decoded == before
+
+
 def test_sequential_next_frame_never_seeks(media: Path) -> None:
     path = write_video(media / "seq.mkv", n_frames=100)
     with VideoTimeline(path) as tl:
