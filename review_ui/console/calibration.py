@@ -32,6 +32,7 @@ class LiveFrames(QObject):
     """Stands in for the player model: the console pushes tap frames, the view paints them."""
 
     frame_changed = Signal(object)  # ShownFrame
+    playing_changed = Signal(bool)  # a live picture is always "playing": painted without smoothing
 
     def push(self, frame: ShownFrame) -> None:
         emit(self.frame_changed, frame)
@@ -41,7 +42,8 @@ class ZoneView(VideoView):
     layout_edited = Signal(object)  # Layout
 
     def __init__(self, frames: LiveFrames, parent: QWidget | None = None) -> None:
-        super().__init__(frames, parent)  # type: ignore[arg-type]  # duck-typed: only frame_changed
+        super().__init__(frames, parent)  # type: ignore[arg-type]  # duck-typed: the two signals
+        emit(frames.playing_changed, True)
         self._layout: Layout | None = None
         self._calibrating = False
         self._grab: Hit | None = None

@@ -39,12 +39,13 @@ from review_ui.console.latency import LatencyProbe
 from review_ui.console.live_check import LiveVision
 from review_ui.console.marking import Msg
 from review_ui.console.panels import LegendPanel, LivePanel, MarksPanel, PhasePanel, PlayersPanel, StatePanel
+from review_ui.console.pinning import pin_singletons
+from review_ui.console.preview import PreviewMaker
 from review_ui.console.recorder_bridge import RecorderBridge
 from review_ui.console.zones import best_proposal
-from review_ui.decoder_worker import ShownFrame, to_qimage
 from review_ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language
 
-PREVIEW_MS = 70  # about 14 fps
+PREVIEW_MS = 35  # the timer only swaps in the picture PreviewMaker made (about 15 fps)
 LAYOUT_FILE = "layout.json"
 
 
@@ -63,6 +64,7 @@ class ConsoleWindow(QMainWindow):
         live: LiveVision | None = None,
         layout: Layout | None = None,
     ) -> None:
+        pin_singletons()  # before the first of many void Qt calls (see pinning.py)
         super().__init__()
         self.model, self.bridge, self.lang, self.live = model, bridge, language, live
         self.bundle: Path = bridge.session.bundle
@@ -74,6 +76,8 @@ class ConsoleWindow(QMainWindow):
         self.view.set_zone_layout(layout)
         self.view.layout_edited.connect(self._on_layout_edited)
         self.probe = LatencyProbe(parent=self)
+        self.preview = PreviewMaker()
+        bridge.add_frame_sink(self.preview)
 
         # toolbar row
         self.rules = QComboBox()
@@ -265,13 +269,13 @@ class ConsoleWindow(QMainWindow):
     # ---- preview --------------------------------------------------------------------------------------
 
     def _paint_preview(self) -> None:
-        seq, frame = self.bridge.latest_frame()
-        if frame is None or seq == self._seq:
+        seq, shown, raw = self.preview.latest()
+        if shown is None or seq == self._seq:
             return
         self._seq = seq
         if self.view.zone_layout is None and not self.view.calibrating:
-            self._first_layout(frame.image)
-        self.frames.push(ShownFrame(to_qimage(frame.image), frame.t_ms, None, 0, seq))
+            self._first_layout(raw)
+        self.frames.push(shown)
 
     def _first_layout(self, image: object) -> None:
         """Propose zones on the first frame when the bundle has none (drawn, not saved, until edited)."""
@@ -301,11 +305,9 @@ class ConsoleWindow(QMainWindow):
 
     def propose_layout(self) -> None:
         size = self.bridge.session.source.size
-        _, frame = self.bridge.latest_frame()
+        _, _, raw = self.preview.latest()
         if size[0] > 0:
-            self.view.set_zone_layout(
-                best_proposal(size, len(self.model.seats), frame.image if frame else None)
-            )
+            self.view.set_zone_layout(best_proposal(size, len(self.model.seats), raw))
             self._on_layout_edited(self.view.zone_layout)
 
     def _on_layout_edited(self, layout: Layout | None) -> None:

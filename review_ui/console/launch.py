@@ -24,6 +24,7 @@ from recorder.writer import EncoderSettings
 from review_ui.console.console_model import ConsoleModel
 from review_ui.console.console_window import LAYOUT_FILE, ConsoleWindow
 from review_ui.console.live_check import FinderFactory, LiveVision, default_finder
+from review_ui.console.pinning import pin_singletons
 from review_ui.console.recorder_bridge import RecorderBridge
 from review_ui.i18n import Language, initial_language
 
@@ -36,6 +37,7 @@ TAP_WIDTH = 1280
 
 
 def _app() -> QApplication:
+    pin_singletons()
     app = QApplication.instance()
     if isinstance(app, QApplication):
         return app

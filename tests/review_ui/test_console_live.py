@@ -9,10 +9,12 @@ and in test_console_window's end-to-end test).
 from __future__ import annotations
 
 import json
+import sys
 import threading
 from pathlib import Path
 
 import numpy as np
+from PySide6.QtWidgets import QLabel
 from pytestqt.qtbot import QtBot
 
 from gamelog.events import HandDown, VoteCall, VoteStop
@@ -23,6 +25,7 @@ from review_ui.console.console_model import ConsoleModel
 from review_ui.console.labels import LABELS, ctr
 from review_ui.console.live_check import LIVE_FILE, LiveResult, LiveVision
 from review_ui.console.marking import Msg
+from review_ui.console.pinning import pin_singletons
 from review_ui.i18n import LANGUAGES, Language
 from vision.handfinder import HandSeen
 
@@ -195,3 +198,15 @@ def test_both_languages_have_every_label() -> None:
     lang = Language("ru")
     assert ctr(lang, "live_differs") == "РАСХОЖДЕНИЕ"
     assert ctr(lang, "play") == "Пуск"  # falls back to the review window's labels
+
+
+def test_none_outlives_void_qt_calls(qtbot: QtBot) -> None:
+    pin_singletons()
+    assert sys.getrefcount(None) > 1 << 39
+    label = QLabel()
+    qtbot.addWidget(label)
+    start = sys.getrefcount(None)
+    for _ in range(20_000):  # unpinned, PySide6 6.12.0 would free None (a fatal error) long before this
+        label.setText("x")
+    assert sys.getrefcount(None) > 1 << 39
+    assert start - sys.getrefcount(None) <= 20_000  # what the binding loses is bounded by the calls
