@@ -137,3 +137,17 @@ def test_the_referee_reproduces_the_truth_of_a_random_game(seed: int) -> None:
     host = [parse_event({"t": m.t, "type": m.type, "src": "host", **m.fields, "id": m.id}) for m in marks]
     assert perfect_events(truth)
     assert check_events(host, truth) == []
+
+
+def test_the_contact_sheet_shows_the_vote(tiny: tuple[Path, Path], tmp_path: Path) -> None:
+    import cv2
+
+    from tablesim.contact import contact_sheet, moments
+
+    truth = json.loads((tiny[0] / "truth.json").read_text(encoding="utf-8"))
+    picks = moments(truth)
+    assert [p[0].split(":")[0] for p in picks] == ["vote"]  # no lift, shot or peek in this clip
+    assert picks[0][2] == 3 and picks[0][3] == "table_zone"
+    out = contact_sheet(tiny[0], tmp_path / "sheet.png")
+    img = cv2.imread(str(out))
+    assert img is not None and img.shape[0] > 300 and img.shape[1] > 500
