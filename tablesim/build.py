@@ -50,6 +50,7 @@ class Knobs:
     preset: str = "ultrafast"
     threads: int = 2  # x264 threads: fixed, so that builds are bit-for-bit repeatable
     audio_bitrate: int = 64000
+    fidget: float = 0.0  # idle shifts of each resting hand per minute (motion that is not an event)
 
     def __post_init__(self) -> None:
         if not 5 <= self.fps <= 60:
@@ -75,7 +76,7 @@ def make_scene(knobs: Knobs) -> Scene:
 def prepare(script: Script, knobs: Knobs) -> tuple[Scene, Performance, list[Mark], dict[str, Any]]:
     """Plan the performance and derive the host marks (with the announced counts) and the expected outcome."""
     scene = make_scene(knobs)
-    perf = plan(script, scene, float(knobs.fps))
+    perf = plan(script, scene, float(knobs.fps), fidget=knobs.fidget)
     outcome = expected_outcome(perf.marks, perf.hands, script.roles.black, script.seat_count, script.rules)
     marks = _fill_counts(perf.marks, outcome)
     return scene, perf, marks, outcome

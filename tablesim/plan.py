@@ -76,7 +76,8 @@ def _ms(frame: int, fps: float) -> int:
     return round(frame * 1000.0 / fps)
 
 
-def plan(script: Script, scene: Scene, fps: float) -> Performance:
+def plan(script: Script, scene: Scene, fps: float, *, fidget: float = 0.0) -> Performance:
+    """The performance of ``script``. ``fidget``: idle shifts of each resting hand per minute (0 = none)."""
     rng = np.random.default_rng([script.seed, 0x1A6])
     marks: list[Mark] = []
     spoken: list[tuple[int, float, str]] = []
@@ -132,6 +133,8 @@ def plan(script: Script, scene: Scene, fps: float) -> Performance:
     )
     _hands(perf, scene, rng)
     _heads(perf, scene)
+    if fidget > 0:
+        _fidgets(perf, scene, fidget)
     perf.hands.sort(key=lambda e: (e.t, e.seat, e.kind))
     return perf
 
@@ -275,3 +278,29 @@ def _heads(perf: Performance, scene: Scene) -> None:
         except ValueError as e:
             where = f"{act.where}.t" if act else "host"
             raise ScriptError(f"seat {seat}'s head cannot move then: {e}", field=where) from None
+
+
+FIDGET_MOVE = 400.0
+FIDGET_CLEAR = 1200.0  # no fidget this close to a scripted move of the same hand
+
+
+def _fidgets(perf: Performance, scene: Scene, per_min: float) -> None:
+    """Small idle shifts of resting hands (2–4 cm on the table, never into a zone): realistic motion that is
+    not an event. Seeded separately, so that they do not change the host's lags or the votes."""
+    rng = np.random.default_rng([perf.script.seed, 0xF1D6E7])
+    end = float(perf.script.end)
+    for s in scene.seats:
+        for hand in ("right", "left"):
+            tr = perf.tracks[(s.seat, hand)]
+            rest = s.rest_l if hand == "left" else s.rest_r
+            t = float(rng.exponential(60000.0 / per_min))
+            while t < end - 2 * FIDGET_MOVE:
+                off = rng.uniform(-0.03, 0.03) * s.lateral + rng.uniform(-0.02, 0.01) * s.inward
+                back = t + FIDGET_MOVE + float(rng.uniform(1500.0, 6000.0))
+                free = not tr.busy(t - FIDGET_CLEAR, back + FIDGET_MOVE + FIDGET_CLEAR)
+                now = tr.at(t)
+                idle = now.orient == "rest" and now.pose == "relaxed" and bool(np.allclose(now.pos, rest))
+                if free and idle and back + FIDGET_MOVE < end:
+                    tr.go(t, t + FIDGET_MOVE, rest + off, "relaxed", "rest")
+                    tr.go(back, back + FIDGET_MOVE, rest, "relaxed", "rest")
+                t += float(rng.exponential(60000.0 / per_min)) + 2 * FIDGET_MOVE

@@ -30,6 +30,7 @@ def add_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     g.add_argument("--distance", type=float, default=4.3, help="camera distance to the table (m)")
     g.add_argument("--focal", type=float, default=22.0, help="focal length, 35 mm equivalent")
     g.add_argument("--hand-scale", type=float, default=1.0, help="hand size (1 = life size)")
+    g.add_argument("--fidget", type=float, default=0.0, help="idle shifts of each resting hand per minute")
     g.add_argument("--light", type=float, default=1.0, help="brightness gain")
     g.add_argument("--noise", type=float, default=1.5, help="sensor noise sigma (8-bit levels)")
     g.add_argument("--blur", type=float, default=0.6, help="Gaussian blur sigma (px)")
@@ -62,6 +63,7 @@ def knobs_from_args(args: argparse.Namespace) -> Any:
         audio=AudioKnobs(noise_db=args.room_noise, murmur_db=args.murmur, speech_db=args.speech),
         fps=args.fps,
         hand_scale=args.hand_scale,
+        fidget=args.fidget,
         crf=args.crf,
         preset=args.preset,
     )

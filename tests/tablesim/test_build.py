@@ -17,7 +17,7 @@ from tablesim.audio import AudioKnobs
 from tablesim.build import Knobs, build, prepare, truth_json, voice
 from tablesim.randomgame import random_script
 from tablesim.render import LookKnobs
-from tablesim.scene import CameraKnobs
+from tablesim.scene import CameraKnobs, point_in_polygon
 from tablesim.script import ScriptError, parse_script
 from tablesim.truthcheck import check_events, perfect_events
 
@@ -151,3 +151,20 @@ def test_the_contact_sheet_shows_the_vote(tiny: tuple[Path, Path], tmp_path: Pat
     out = contact_sheet(tiny[0], tmp_path / "sheet.png")
     img = cv2.imread(str(out))
     assert img is not None and img.shape[0] > 300 and img.shape[1] > 500
+
+
+def test_fidgets_move_idle_hands_without_changing_the_truth() -> None:
+    script = random_script(3)
+    calm = prepare(script, SILENT_ROOM)
+    busy = prepare(script, Knobs(camera=TINY.camera, audio=SILENT_ROOM.audio, fidget=6.0))
+    assert busy[1].hands == calm[1].hands and busy[2] == calm[2] and busy[3] == calm[3]
+    moves = sum(len(t.moves) for t in busy[1].tracks.values())
+    assert moves > sum(len(t.moves) for t in calm[1].tracks.values()) + 50
+    scene = busy[0]
+    for (seat, part), tr in busy[1].tracks.items():
+        if part == "head":
+            continue
+        for m in tr.moves:
+            if m.pose == "relaxed" and m.orient == "rest":  # a fidget stays out of every table zone
+                px = scene.camera.project(m.p1)
+                assert not any(point_in_polygon(px, scene.table_zone(s.seat)) for s in scene.seats), seat
