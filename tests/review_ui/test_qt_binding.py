@@ -1,0 +1,51 @@
+"""The Qt binding must not lose references: PySide6 6.12.0 did, and a review session crashed of it.
+
+In PySide6 6.12.0 every call of a void Qt method from Python (``setText``, ``update``, ``QTimer.start``…)
+dropped a reference to ``None``, and every ``Signal.emit`` one to ``True``; after enough calls the
+interpreter aborts ("Fatal Python error: none_dealloc"). A player calls several a frame. These checks fail
+loudly if a binding with that fault is installed again.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable
+
+import pytest
+from PySide6.QtCore import QObject, QTimer, Signal
+from PySide6.QtWidgets import QLabel
+
+from review_ui.signals import emit
+
+
+class _Pinger(QObject):
+    ping = Signal()
+    value = Signal(object)
+
+
+def _lost_references(obj: object, fn: Callable[[], object], n: int = 50) -> int:
+    before = sys.getrefcount(obj)
+    for _ in range(n):
+        fn()
+    return before - sys.getrefcount(obj)
+
+
+@pytest.mark.parametrize("call", ["label.setText", "label.update", "timer.start", "timer.stop"])
+def test_void_calls_keep_none_alive(qtbot: object, call: str) -> None:
+    label = QLabel()
+    timer = QTimer()
+    fns: dict[str, Callable[[], object]] = {
+        "label.setText": lambda: label.setText("x"),
+        "label.update": label.update,
+        "timer.start": lambda: timer.start(1000),
+        "timer.stop": timer.stop,
+    }
+    assert _lost_references(None, fns[call]) <= 1  # the binding must not drop None on every call
+
+
+def test_emitting_keeps_true_alive() -> None:
+    p = _Pinger()
+    p.ping.connect(lambda: None)
+    p.value.connect(lambda v: None)
+    assert _lost_references(True, lambda: emit(p.ping)) <= 1
+    assert _lost_references(True, lambda: emit(p.value, 3)) <= 1
