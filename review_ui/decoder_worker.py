@@ -19,7 +19,6 @@ import numpy as np
 from PySide6.QtCore import QObject, QThread, QTimer, Signal, Slot
 from PySide6.QtGui import QImage
 
-from review_ui.signals import emit
 from vision.video import Damage, Frame, VideoError, VideoTimeline
 
 
@@ -98,7 +97,7 @@ class DecoderWorker(QObject):
             self._next_id += 1
             self._pending = _Request(int(t_ms), 0, self._next_id)
             rid = self._next_id
-        emit(self._wake)
+        self._wake.emit()
         return rid
 
     def request_step(self, frames: int) -> int:
@@ -111,7 +110,7 @@ class DecoderWorker(QObject):
                     self._pending, steps=self._pending.steps + frames, request_id=self._next_id
                 )
             rid = self._next_id
-        emit(self._wake)
+        self._wake.emit()
         return rid
 
     def stop(self) -> None:
@@ -129,7 +128,7 @@ class DecoderWorker(QObject):
         try:
             self._timeline = self._open_timeline(self._timeline_changed)
         except (VideoError, OSError, ValueError) as e:
-            emit(self.failed, str(e))
+            self.failed.emit(str(e))
             return
         self._timeline_changed()
         if self._pending is None:
@@ -147,10 +146,10 @@ class DecoderWorker(QObject):
             info = TimelineInfo(
                 tl.start_ms, tl.duration_ms, tl.fps, tl.frame_size, tuple(tl.damaged), tl.index_ready
             )
-            emit(self.info_changed, info)
+            self.info_changed.emit(info)
         if info.index_ready and not self._numbered:
             self._numbered = True
-            emit(self._wake)  # the frame on screen can now show its number
+            self._wake.emit()  # the frame on screen can now show its number
 
     @Slot()
     def _serve(self) -> None:
@@ -166,7 +165,7 @@ class DecoderWorker(QObject):
                 number = tl.frame_number(self._last)
                 if number is not None:
                     self._last_shown = replace(shown, frame_number=number)
-                    emit(self.frame_ready, self._last_shown)
+                    self.frame_ready.emit(self._last_shown)
             return
         try:
             frame = self._last
@@ -179,7 +178,7 @@ class DecoderWorker(QObject):
                     break
                 frame = nxt
         except VideoError as e:
-            emit(self.failed, str(e))
+            self.failed.emit(str(e))
             return
         if frame is self._last:
             return
@@ -188,7 +187,7 @@ class DecoderWorker(QObject):
             to_qimage(frame.image), frame.pts_ms, tl.frame_number(frame), frame.segment, req.request_id
         )
         self._last_shown = shown
-        emit(self.frame_ready, shown)
+        self.frame_ready.emit(shown)
         if req.steps < 0:
             QTimer.singleShot(0, self._warm)  # after any newer request is served
         else:

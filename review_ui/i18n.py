@@ -11,8 +11,6 @@ import os
 
 from PySide6.QtCore import QLocale, QObject, QSettings, Signal
 
-from review_ui.signals import emit
-
 LANGUAGES = ("ru", "en")
 LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}
 
@@ -108,7 +106,7 @@ class Language(QObject):
             self._lang = lang
             if self._settings is not None:
                 self._settings.setValue("ui/language", lang)
-            emit(self.language_changed, lang)
+            self.language_changed.emit(lang)
 
     def tr(self, key: str, **fmt: object) -> str:  # type: ignore[override]  # labels, not Qt's translator
         return tr(key, self._lang, **fmt)

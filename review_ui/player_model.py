@@ -19,7 +19,6 @@ from typing import Protocol
 from PySide6.QtCore import QObject, QTimer, Signal, SignalInstance
 
 from review_ui.decoder_worker import ShownFrame, TimelineInfo
-from review_ui.signals import emit
 
 SPEEDS = (0.1, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0)
 JUMP_SHORT_MS = 1000
@@ -120,7 +119,7 @@ class PlayerModel(QObject):
         self._target_ms = self.position_ms
         self._anchor = (self._clock(), float(self._target_ms))
         self._timer.start()
-        emit(self.playing_changed, True)
+        self.playing_changed.emit(True)
 
     def pause(self) -> None:
         if not self._playing:
@@ -128,7 +127,7 @@ class PlayerModel(QObject):
         self._playing = False
         self._timer.stop()
         self._target_ms = self.position_ms
-        emit(self.playing_changed, False)
+        self.playing_changed.emit(False)
 
     def toggle_play(self) -> None:
         if self._playing:
@@ -158,14 +157,14 @@ class PlayerModel(QObject):
         if d != self._direction:
             self._rebase()
             self._direction = d
-            emit(self.direction_changed, d)
+            self.direction_changed.emit(d)
 
     def set_speed(self, speed: float) -> None:
         s = min(max(float(speed), SPEEDS[0]), SPEEDS[-1])
         if s != self._speed:
             self._rebase()
             self._speed = s
-            emit(self.speed_changed, s)
+            self.speed_changed.emit(s)
 
     def faster(self) -> None:
         self.set_speed(next((s for s in SPEEDS if s > self._speed + 1e-9), SPEEDS[-1]))
@@ -213,9 +212,9 @@ class PlayerModel(QObject):
         self._frame = frame
         if not self._playing and frame.request_id >= self._last_request:
             self._target_ms = frame.pts_ms  # settled: later jumps start from the frame on screen
-        emit(self.frame_changed, frame)
-        emit(self.position_changed, frame.pts_ms)
+        self.frame_changed.emit(frame)
+        self.position_changed.emit(frame.pts_ms)
 
     def _on_info(self, info: TimelineInfo) -> None:
         self._info = info
-        emit(self.info_changed, info)
+        self.info_changed.emit(info)

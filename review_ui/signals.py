@@ -1,6 +1,8 @@
 """Emitting Qt signals from Python safely with PySide6 6.12.0.
 
-PySide6 6.12.0 (this project's pin) returns the result of ``SignalInstance.emit()`` (``True``) without
+The project now pins PySide6 6.11.3 (requirements.txt), which has no such fault; this helper stays for
+code that uses it and costs nothing there (the probe below finds nothing to compensate). PySide6 6.12.0
+returns the result of ``SignalInstance.emit()`` (``True``) without
 taking a reference to it, so every emit from Python drops one reference to ``True``. After a few hundred
 emits the interpreter aborts with "Fatal Python error: bool_dealloc" (reproduced here with a bare QObject;
 Python 3.11, where ``True`` is not immortal). A player emits several signals a frame, so this would end a

@@ -15,8 +15,6 @@ import pytest
 from PySide6.QtCore import QObject, QTimer, Signal
 from PySide6.QtWidgets import QLabel
 
-from review_ui.signals import emit
-
 
 class _Pinger(QObject):
     ping = Signal()
@@ -47,5 +45,5 @@ def test_emitting_keeps_true_alive() -> None:
     p = _Pinger()
     p.ping.connect(lambda: None)
     p.value.connect(lambda v: None)
-    assert _lost_references(True, lambda: emit(p.ping)) <= 1
-    assert _lost_references(True, lambda: emit(p.value, 3)) <= 1
+    assert _lost_references(True, lambda: p.ping.emit()) <= 1
+    assert _lost_references(True, lambda: p.value.emit(3)) <= 1
