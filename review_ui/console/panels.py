@@ -25,7 +25,7 @@ from PySide6.QtWidgets import (
 from gamelog.state import GameState
 from review_ui.console.console_model import ConsoleModel, LiveView, TimerView
 from review_ui.console.keymap import legend
-from review_ui.console.labels import ctr
+from review_ui.console.labels import LABELS, ctr
 from review_ui.console.marking import Msg
 from review_ui.i18n import Language
 
@@ -140,7 +140,8 @@ class LivePanel(QFrame):
         if v is None:
             self.vision.setText(ctr(self.lang, "live_waiting") if lv.waiting else "")
         elif v.count is None:
-            self.vision.setText(ctr(self.lang, "live_unavailable", reason=v.reason))
+            reason = ctr(self.lang, f"reason_{v.reason}") if f"reason_{v.reason}" in LABELS else v.reason
+            self.vision.setText(ctr(self.lang, "live_unavailable", reason=reason))
         else:
             text = ctr(self.lang, "live_vision", count=v.count, voters=", ".join(map(str, v.voters)) or "—")
             if v.late:

@@ -2,7 +2,7 @@
 
 ``CLIP_BUNDLE`` is a tablesim bundle (``mafiacam sim``) with one vote: its video is played as if live into
 a new bundle, with the clip's seat zones, while the host's keys are pressed at the clip's times. Writes
-``console_recording.png`` (after "Спасибо" and the host's count, with vision's count beside it) and
+``console_recording.png`` (after "Спасибо" and the host's count of 4, with vision's count beside it) and
 ``console_calibration.png`` (the zone editor on the proposal, one corner dragged). Runs offscreen.
 """
 
@@ -76,7 +76,7 @@ def main(argv: list[str]) -> int:
         _until(app, lambda: win.bridge.media_ms() >= stop.t)
         _press(win, "Space")
         _spin(app, 0.4)
-        _press(win, "3", "Return")
+        _press(win, "4", "Return")  # the host announces 4: the camera saw 3, the panel turns red
         lv = win.model.live_view
         _until(app, lambda: lv is not None and win.model.live_view is not None and win.model.live_view.vision)
         _spin(app, 0.3)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -245,3 +247,10 @@ def test_the_table_is_found_in_the_picture_and_the_seats_go_around_it() -> None:
     assert max(ys) < 400 + 260  # nobody sits at the host's end
     flat = np.full((360, 640, 3), 90, np.uint8)  # no table to see: the whole picture is one colour
     assert estimate_table(flat, (1280, 720)) is None
+
+
+def test_the_console_doc_lists_every_key(project_root: Path) -> None:
+    doc = (project_root / "docs" / "CONSOLE.md").read_text(encoding="utf-8")
+    shown = {"Return": "Enter", "Escape": "Esc"}
+    for b in BINDINGS:
+        assert f"`{shown.get(b.key, b.key)}`" in doc, b
