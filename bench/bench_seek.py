@@ -194,6 +194,47 @@ def decode_speed(path: Path, label: str, seconds: int = 20) -> None:
     print(f"[{label}] player path (next_frame, RGB): {n / dt:.1f} fps; 1× needs {FPS} fps")
 
 
+def window_playback(video: Path, label: str, seconds: float = 5.0) -> None:
+    """The review window (offscreen) playing at 1× and 2×: frames shown per second and clock drift."""
+    os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+    from PySide6.QtCore import QSettings
+
+    from gamelog.bundle import GameInfo, create_bundle
+    from review_ui import app as review_app
+
+    bundle = Path(tempfile.mkdtemp(prefix="bench_window_")) / "game"
+    create_bundle(bundle, GameInfo.new([f"P{i}" for i in range(1, 11)], video=("video" + video.suffix,)))
+    (bundle / ("video" + video.suffix)).symlink_to(video.resolve())
+    qapp = review_app.create_app()
+    settings = QSettings(str(bundle.parent / "s.ini"), QSettings.Format.IniFormat)
+    win = review_app.open_review(bundle, lang="en", settings=settings, at_ms=60_000)
+
+    def pump(s: float) -> None:
+        end = time.monotonic() + s
+        while time.monotonic() < end:
+            qapp.processEvents()
+            time.sleep(0.001)
+
+    pump(3.0)
+    shown: list[int] = []
+    win.model.frame_changed.connect(lambda f: shown.append(f.pts_ms))
+    for speed in (1.0, 2.0):
+        shown.clear()
+        win.model.set_speed(speed)
+        start = win.model.position_ms
+        t0 = time.monotonic()
+        win.model.play()
+        pump(seconds)
+        win.model.pause()
+        elapsed = time.monotonic() - t0
+        pump(0.3)
+        advanced = win.model.position_ms - start
+        print(f"[{label}] review window playing {speed:g}×: {len(shown) / elapsed:.1f} frames shown/s "
+              f"(all frames: {FPS * speed:.0f}/s); media advanced {advanced} ms in {elapsed * 1000:.0f} ms "
+              f"× {speed:g}")  # fmt: skip
+    win.close()
+
+
 def naive_seek(path: Path, label: str) -> None:
     rates = []
     for t in (5_000, 20_000, 40_000):
@@ -237,6 +278,7 @@ def main() -> int:
     naive_seek(game, label)
     step_back(game, label)
     decode_speed(game, label)
+    window_playback(game, label)
     print(f"load average now {os.getloadavg()[0]:.1f}")
     if args.hours and not args.only_game:
         label = f"1080p {args.hours:g} h"
