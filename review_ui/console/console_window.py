@@ -30,7 +30,7 @@ from PySide6.QtWidgets import (
 
 from gamelog.layout import Layout, LayoutError, Layouts, layouts_from_json, layouts_to_json, write_layout
 from gamelog.rules import PRESETS
-from recorder.session import RecorderStatus
+from recorder.session import Notice, RecorderStatus
 from review_ui.console.calibration import LiveFrames, ZoneView
 from review_ui.console.console_model import ConsoleModel, LiveView
 from review_ui.console.keymap import token_for
@@ -44,6 +44,7 @@ from review_ui.console.preview import PreviewMaker
 from review_ui.console.recorder_bridge import RecorderBridge
 from review_ui.console.zones import best_proposal
 from review_ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language
+from review_ui.signals import emit
 
 PREVIEW_MS = 35  # the timer only swaps in the picture PreviewMaker made (about 15 fps)
 LAYOUT_FILE = "layout.json"
@@ -104,11 +105,12 @@ class ConsoleWindow(QMainWindow):
         self.stop_button.clicked.connect(self.stop_recording)
         _no_focus(self.rules, self.secrecy, self.language, self.calibrate, self.propose, self.stop_button)
         bar = QHBoxLayout()
-        for w in (self.rules_label, self.rules, self.secrecy, self.language):
+        widgets: list[QWidget] = [self.rules_label, self.rules, self.secrecy, self.language]
+        for w in widgets:
             bar.addWidget(w)
         bar.addStretch(1)
-        for w in (self.calibrate, self.propose, self.stop_button):
-            bar.addWidget(w)
+        for button in (self.calibrate, self.propose, self.stop_button):
+            bar.addWidget(button)
         self.calib_hint = QLabel()
         self.calib_hint.setWordWrap(True)
 
@@ -151,13 +153,16 @@ class ConsoleWindow(QMainWindow):
         bridge.status_changed.connect(self._on_status)
         bridge.stopped.connect(self._on_stopped)
         bridge.mark_failed.connect(self._on_mark_failed)
+        bridge.notice.connect(self._on_notice)
         language.language_changed.connect(lambda _l: self.retranslate())
         self._preview = QTimer(self)
         self._preview.setInterval(PREVIEW_MS)
         self._preview.timeout.connect(self._paint_preview)
         self._preview.start()
         self.probe.start()
-        QApplication.instance().installEventFilter(self)
+        self._app = QApplication.instance()
+        assert self._app is not None
+        self._app.installEventFilter(self)
         self.set_calibrating(False)
         self.retranslate()
         self.status_label.setText(ctr(language, "status_starting"))
@@ -229,8 +234,12 @@ class ConsoleWindow(QMainWindow):
     def _on_mark_failed(self, ev_id: str, error: str) -> None:
         self.model.marker.forget(ev_id)
         self.model.refresh_state()
-        self.model.marks_changed.emit()
+        emit(self.model.marks_changed)
         self.model.say(Msg("msg_write_failed", (("id", ev_id), ("error", error))))
+
+    def _on_notice(self, n: Notice) -> None:
+        """The recorder's news (source lost or back, disk low, ffmpeg restarted) in the message line."""
+        self.model.say(Msg("recorder_notice", (("kind", n.kind), ("message", n.message))))
 
     def stop_recording(self) -> None:
         if self.bridge.running:
@@ -263,7 +272,8 @@ class ConsoleWindow(QMainWindow):
         self._closing = True
         self._preview.stop()
         self.probe.stop()
-        QApplication.instance().removeEventFilter(self)
+        if self._app is not None:
+            self._app.removeEventFilter(self)
         event.accept()
 
     # ---- preview --------------------------------------------------------------------------------------

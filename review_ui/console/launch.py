@@ -117,9 +117,12 @@ def run_console(
     app = _app()
     window = open_console(out, source, config=config, microphone=mic)
     failed: list[str] = []
-    window.bridge.start_failed.connect(
-        lambda e: (failed.append(e), print(f"mafiacam record: {e}", file=sys.stderr))
-    )
+
+    def on_start_failed(error: str) -> None:
+        failed.append(error)
+        print(f"mafiacam record: {error}", file=sys.stderr)
+
+    window.bridge.start_failed.connect(on_start_failed)
     if args.seconds:
         QTimer.singleShot(int(args.seconds * 1000), window.close)
     window.bridge.stopped.connect(lambda _st: QTimer.singleShot(0, window.close))

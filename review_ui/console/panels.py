@@ -276,17 +276,17 @@ class PlayersPanel(QWidget):
 class MarksPanel(QListWidget):
     def __init__(self, model: ConsoleModel, lang: Language) -> None:
         super().__init__()
-        self.model, self.lang = model, lang
+        self.console, self.lang = model, lang  # not "model": QListWidget.model() is a method
         _no_focus(self)
         model.marks_changed.connect(self.refresh)
         model.secrecy_changed.connect(lambda _s: self.refresh())
         self.refresh()
 
     def refresh(self) -> None:
-        hidden = self.model.hidden_ids()
-        voided = self.model.marker.voided()
+        hidden = self.console.hidden_ids()
+        voided = self.console.marker.voided()
         self.clear()
-        for ev in self.model.marker.events[-LOG_ROWS:]:
+        for ev in self.console.marker.events[-LOG_ROWS:]:
             t = ev.t / 1000
             stamp = f"{int(t // 60):02d}:{t % 60:06.3f}"
             if ev.id in hidden:

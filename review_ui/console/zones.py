@@ -193,8 +193,11 @@ def hit_test(layout: Layout, p: Point, radius: float, zones: tuple[str, ...] = Z
 
 
 def _with_zone(layout: Layout, seat: int, zone: str, poly: Polygon) -> Layout:
-    seats = tuple(replace(s, **{zone: poly}) if s.seat == seat else s for s in layout.seats)
-    return replace(layout, seats=seats)
+    def edit(s: SeatZones) -> SeatZones:
+        zones = {z: (poly if z == zone else s.zone(z)) for z in ZONES}
+        return SeatZones(s.seat, zones["table_zone"], zones["raise_zone"], zones["head_zone"])
+
+    return replace(layout, seats=tuple(edit(s) if s.seat == seat else s for s in layout.seats))
 
 
 def move_vertex(layout: Layout, seat: int, zone: str, vertex: int, to: Point) -> Layout:
