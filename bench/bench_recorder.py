@@ -17,6 +17,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import shutil
 import signal
 import statistics
@@ -87,15 +88,18 @@ def ffmpeg_pids(marker: str) -> list[int]:
     return out
 
 
-def baseline_encode(src: Path, seconds: float, preset: str) -> float:
+def baseline_encode(src: Path, seconds: float, preset: str) -> tuple[float, float]:
     """ffmpeg alone: decode the file and encode it with the recorder's settings as fast as it can.
-    Returns the speed as a multiple of real time."""
+    Returns the speed as a multiple of real time and its CPU time per frame in ms."""
     cmd = [FF, "-v", "error", "-y", "-t", f"{seconds}", "-i", str(src), "-an", "-c:v", "libx264"]
     cmd += ["-preset", preset, "-crf", "23", "-g", "30", "-keyint_min", "30", "-sc_threshold", "0"]
     cmd += ["-tune", "zerolatency", "-pix_fmt", "yuv420p", "-f", "matroska", os.devnull]
     t = time.monotonic()
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     subprocess.run(cmd, check=True)
-    return seconds / (time.monotonic() - t)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return seconds / (time.monotonic() - t), 1000 * cpu / (seconds * 30)
 
 
 class SeatDiffer:
@@ -188,6 +192,8 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
         "ffmpeg_rss_max_MB": round(max(s[2] for s in samples), 1),
         "recorder_cpu_cores": round(rec_cpu / wall, 2),
         "ffmpeg_cpu_cores": round(sum(ff_cpu.values()) / wall, 2),
+        "recorder_cpu_ms_per_captured_frame": round(1000 * rec_cpu / max(1, st.frames_captured), 1),
+        "ffmpeg_cpu_ms_per_written_frame": round(1000 * sum(ff_cpu.values()) / max(1, st.frames_written), 1),
         "analysis_frames": analysis.frames,
         "analysis_ms_per_frame": round(1000 * analysis.busy_s / max(1, analysis.frames), 2),
         "tap_dropped": session.tap.dropped,
@@ -269,7 +275,11 @@ def disk_full(src: Path, preset: str) -> dict[str, object]:
         t0 = time.monotonic()
         s.start()
         stopped_itself = s.wait(timeout=300)
-        s.mark({"type": "vote_stop"})
+        try:
+            s.mark({"type": "vote_stop"})
+            mark_after = "written"
+        except OSError as e:
+            mark_after = f"refused: {e}"
         st = s.stop()
         checks = check_bundle(mnt / "g")
         return {
@@ -282,9 +292,10 @@ def disk_full(src: Path, preset: str) -> dict[str, object]:
             "video_s": round(sum(c.frames for c in checks) / 30, 1),
             "bundle_opens": load_bundle(mnt / "g") is not None,
             "marks_on_disk": len(read_events(mnt / "g" / "events.jsonl").events),
+            "mark_after_stop": mark_after,
         }
     finally:
-        subprocess.run(["umount", str(mnt)], check=False)
+        subprocess.run(["umount", "-l", str(mnt)], check=False)
         mnt.rmdir()
 
 
@@ -303,12 +314,19 @@ def main() -> int:
     print(f"input: {src} (1080p30, 20 s, looped); preset {args.preset}; cores: {os.cpu_count()}")
     print(f"load average at start: {os.getloadavg()}")
 
-    base = baseline_encode(src, 10.0, args.preset)
-    print(f"baseline: ffmpeg alone encodes this 1080p30 at {base:.2f}x real time ({base * 30:.0f} fps)")
+    base, base_ms = baseline_encode(src, 10.0, args.preset)
+    print(
+        f"baseline: ffmpeg alone decodes and encodes this 1080p30 at {base:.2f}x real time "
+        f"({base * 30:.0f} fps), {base_ms:.1f} ms of CPU per frame"
+    )
     if args.minutes > 0:
         print(f"soak: {args.minutes} min at real speed with a seat-diff consumer on the tap")
         res = soak(src, args.minutes, args.preset, args.work)
         res["baseline_encode_x_realtime"] = round(base, 2)
+        res["baseline_cpu_ms_per_frame"] = round(base_ms, 1)
+        per_frame = [res["recorder_cpu_ms_per_captured_frame"], res["ffmpeg_cpu_ms_per_written_frame"]]
+        ours = sum(float(str(x)) for x in per_frame)
+        res["cpu_per_frame_ratio_to_baseline"] = round(ours / base_ms, 2)
         print(json.dumps(res, indent=1))
 
     if args.kills:

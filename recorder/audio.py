@@ -1,8 +1,8 @@
 """Audio inputs the writer adds beside the video: a file's own track, or a microphone via ffmpeg.
 
 The host's voice is the clock of a vote dispute (DESIGN.md), so the recorder keeps audio whenever there
-is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time and
-read in real time; the writer interrupts ffmpeg once the segment's video has ended.
+is some. Each input becomes a second ffmpeg input of a segment, shifted to the segment's media time; the
+writer interrupts ffmpeg once the segment's video has ended (a file's audio would run on to its end).
 ``ffmpeg_input`` returns its audio stream (ffmpeg-python).
 """
 
@@ -26,7 +26,9 @@ class FileAudio:
     offset_s: float = 0.0
 
     def ffmpeg_input(self, start_s: float) -> Any:
-        kw: dict[str, Any] = {"re": None, "itsoffset": f"{start_s:.6f}", "vn": None}  # read at real speed
+        # Read at real speed like the video beside it (else a long file's audio runs far ahead), but
+        # catch up at once after a stall: audio that lags makes ffmpeg hold the video back for it.
+        kw: dict[str, Any] = {"re": None, "readrate_catchup": 50, "itsoffset": f"{start_s:.6f}", "vn": None}
         if self.offset_s > 0:
             kw["ss"] = f"{self.offset_s:.3f}"
         # An input seek in a file with video may land before the offset and keep the audio before it

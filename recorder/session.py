@@ -528,7 +528,12 @@ class RecordingSession:
         try:
             self.tap.close()
             if self._info is not None:
-                self._info = bundle_io.set_video(self.bundle, self._info, self._segments)
+                try:
+                    self._info = bundle_io.set_video(self.bundle, self._info, self._segments)
+                except OSError as e:  # a full disk: game.json already lists every segment but none new
+                    self._notice(
+                        "bundle_error", f"{self.bundle / 'game.json'}: not rewritten at the end: {e}"
+                    )
             if self._timeline is not None:
                 self._timeline.write(
                     {

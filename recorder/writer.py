@@ -99,9 +99,12 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
     if spec.audio is not None:
         streams.append(spec.audio.ffmpeg_input(start_s))
         # No -shortest: its sync queue holds raw frames (10 s of 1080p is a gigabyte) and, kept short, it
-        # cuts the video when the audio runs ahead. Audio inputs run in real time and are interrupted in
-        # close() once the video has ended (ffmpeg still encodes every frame it was given).
+        # cuts the video when the audio runs ahead. Audio inputs are interrupted in close() once the
+        # video has ended (ffmpeg still encodes every frame it was given).
         out_kw.update({"acodec": "aac", "audio_bitrate": enc.audio_bitrate})
+        # The muxer holds video packets back while it waits for audio to interleave with (10 s by
+        # default): everything held back is lost in a crash. Half a second at most.
+        out_kw["max_interleave_delta"] = 500_000
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
     return list(ffmpeg.compile(out, cmd=exe or imageio_ffmpeg.get_ffmpeg_exe(), overwrite_output=True))
@@ -198,7 +201,7 @@ class SegmentWriter:
             with contextlib.suppress(OSError):
                 stdin.close()
         interrupted = False
-        if self.spec.audio is not None:  # audio read in real time goes on: ask ffmpeg to finish
+        if self.spec.audio is not None:  # an audio input goes on after the video: ask ffmpeg to finish
             with contextlib.suppress(subprocess.TimeoutExpired):
                 self._proc.wait(timeout=0.5)
             if self._proc.poll() is None:

@@ -98,6 +98,9 @@ def _read_marks(session: Any, stop: threading.Event) -> None:
         except (EventError, ValueError) as e:
             print(f"mafiacam record: stdin line {no}: mark refused: {e}", file=sys.stderr, flush=True)
             continue
+        except OSError as e:  # the disk is full: say so, never acknowledge
+            print(f"mafiacam record: stdin line {no}: mark NOT written: {e}", file=sys.stderr, flush=True)
+            continue
         print(f"ack {ev.t} {ev.id} {ev.type}", flush=True)
 
 
