@@ -236,3 +236,25 @@ def test_record_command_opens_the_console(tmp_path: Path, project_root: Path) ->
     assert "not available" not in proc.stderr
     game = read_game(out)
     assert game.video and (out / game.video[0]).stat().st_size > 0
+
+
+def test_a_mark_the_disk_refuses_is_reported_and_forgotten(
+    qtbot: QtBot, console: ConsoleWindow, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    press(qtbot, console, "N")
+    qtbot.waitUntil(lambda: len(read_events(console.bundle)) == 1, timeout=WAIT)
+
+    def full_disk(ev: object, *, t_ms: int | None = None) -> object:
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(console.bridge.session, "mark", full_disk)  # the fault, injected
+    press(qtbot, console, "D")
+    qtbot.waitUntil(lambda: "NOT WRITTEN" in console.phase.prompt.text(), timeout=WAIT)
+    assert "h0002" in console.phase.prompt.text() and "No space left" in console.phase.prompt.text()
+    assert [e.type for e in console.model.marker.events] == ["night"]  # the day never happened
+    assert console.model.marker.phase() == ("night", 0)
+    monkeypatch.undo()
+    press(qtbot, console, "D")
+    qtbot.waitUntil(lambda: len(read_events(console.bundle)) == 2, timeout=WAIT)
+    day = read_events(console.bundle)[1]
+    assert (day["type"], day["n"], day["id"]) == ("day", 1, "h0003")
