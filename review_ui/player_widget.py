@@ -15,7 +15,9 @@ Home / End         start / end
 
 Frame steps are on the bare arrows because settling a protest is stepping frame by frame; the 1 s and 5 s
 jumps need a modifier or ↑/↓. Every key can be remapped in the settings (group ``shortcuts``, one entry per
-action holding a list of key sequences, e.g. ``shortcuts/step_forward = Right, D``).
+action holding a list of key sequences, e.g. ``step_forward = Right, D`` under ``[shortcuts]`` in
+``~/.config/mafiacam/review.ini`` on Linux; see ``review_ui.app.default_settings``). Help → Shortcuts lists
+the keys in force.
 """
 
 from __future__ import annotations

@@ -151,6 +151,12 @@ def test_language_switch_relabels_the_window(qtbot: QtBot, window: MainWindow) -
     assert "кадр" in window.player.time_label.text()
 
 
+def test_shortcut_help_lists_the_keys_in_force(window: MainWindow) -> None:
+    text = window.shortcut_text()
+    assert "Space" in text and "Play / pause" in text
+    assert "Shift+Right" in text and "Forward 1 s" in text
+
+
 def test_labels_exist_in_both_languages_and_env_picks_one(monkeypatch: pytest.MonkeyPatch) -> None:
     for key, texts in LABELS.items():
         assert set(texts) == set(LANGUAGES), key
