@@ -160,7 +160,7 @@ class ConsoleModel(QObject):
         if isinstance(ev, VoteCall):
             self.live_view = LiveView(ev.id, "all" if ev.candidate is None else ev.candidate)
             if self.live is not None:
-                self.live.open_window(ev)
+                self.live.open_window(ev, self.state.alive or self.seats)
         elif isinstance(ev, VoteStop) and self.live_view is not None:
             self.live_view = dataclasses.replace(self.live_view, waiting=self.live is not None)
             if self.live is not None:

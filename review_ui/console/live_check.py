@@ -75,6 +75,7 @@ def default_finder(layout: Layout) -> Any:
 @dataclass
 class _Window:
     call: VoteCall
+    seats: tuple[int, ...] | None = None  # the seats to watch (those at the table); None: all
     watch: Any = None
     events: list[Event] | None = None
     frames: int = 0
@@ -129,8 +130,10 @@ class LiveVision:
     def set_rules(self, rules: RuleSet) -> None:
         self._q.put(("rules", rules))
 
-    def open_window(self, call: VoteCall) -> None:
-        self._q.put(("open", call))
+    def open_window(self, call: VoteCall, seats: Sequence[int] | None = None) -> None:
+        """Start watching (``seats``: the players still at the table; a removed player's zone costs
+        landmarker time for nothing)."""
+        self._q.put(("open", (call, None if seats is None else tuple(seats))))
         self._open = True
 
     def close_window(self) -> None:
@@ -191,7 +194,7 @@ class LiveVision:
                 self._queued -= 1
             self._frame(arg)
         elif kind == "open":
-            self._win = _Window(arg, events=[])
+            self._win = _Window(arg[0], arg[1], events=[])
             with self._qlock:
                 pre = list(self._pre)
                 self._pre.clear()
@@ -221,7 +224,8 @@ class LiveVision:
             finder = self._get_finder((w, h))
             from vision.seatwatch import TableWatch
 
-            win.watch = TableWatch(finder, "table_zone", frame.image.shape)
+            seats = tuple(s for s in self.layout.seat_numbers if win.seats is None or s in win.seats)
+            win.watch = TableWatch(finder, "table_zone", frame.image.shape, seats=seats)
         self.frames_fed += 1
         win.frames += 1
         win.last_t = frame.t_ms

@@ -54,12 +54,14 @@ class SquareFinder:
     def __init__(self, lay: Layout) -> None:
         self.layout = lay
         self.threads: set[str] = set()
+        self.seats_seen: set[int] = set()
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return np.asarray(self.layout.seat(seat).zone(zone), dtype=np.float64)
 
     def find(self, frame: np.ndarray, seat: int, zone: str) -> list[HandSeen]:
         self.threads.add(threading.current_thread().name)
+        self.seats_seen.add(seat)
         p = self.polygon(seat, zone)
         x0, y0 = int(p[:, 0].min()), int(p[:, 1].min())
         x1, y1 = int(p[:, 0].max()), int(p[:, 1].max())
@@ -105,7 +107,7 @@ def test_worker_counts_hands_that_land_in_the_window_and_writes_the_live_file(tm
         for t in range(600, 1000, 40):  # before the call: kept as pre-roll, the last 8 fed first
             live.offer(tap_frame(t, (4,)))
         call = VoteCall(t=1000, src="host", id="h0001", round="main", candidate=7)
-        live.open_window(call)
+        live.open_window(call, [s for s in range(1, 11) if s != 10])  # seat 10 has left the table
         # seat 4 rests from before the call (not a vote); 2 and 9 land; 5 lands after the stop (late)
         for i in range(40):
             t = 1000 + i * 40
@@ -124,6 +126,7 @@ def test_worker_counts_hands_that_land_in_the_window_and_writes_the_live_file(tm
     assert r.frames == 8 + 40
     assert finders and finders[0].threads == {"console-vision"}  # the finder lives on the worker
     assert finders[0].layout.frame_size == (640, 360)  # zones scaled to the tap frames
+    assert finders[0].seats_seen == set(range(1, 10))  # nobody looks at seat 10's zone
     downs = [e for e in live.events if isinstance(e, HandDown)]
     assert [(e.seat, e.t) for e in downs[:2]] == [(2, 1200), (9, 1400)]
     # boxes are in pixels of the video, not of the small tap frame
