@@ -69,6 +69,7 @@ LABELS: dict[str, dict[str, str]] = {
     "fouls": {"ru": "Фолы", "en": "Fouls"},
     "nominations": {"ru": "Выставлены", "en": "Nominated"},
     "none": {"ru": "нет", "en": "none"},
+    "vote_next": {"ru": "Enter: голосование за <b>{seat}</b>", "en": "Enter: vote for <b>{seat}</b>"},
     "live_title": {"ru": "Проверка голосования", "en": "Vote check"},
     "live_host": {"ru": "Ведущий: {count}", "en": "Host: {count}"},
     "live_vision": {"ru": "Камера: {count} ({voters})", "en": "Camera: {count} ({voters})"},

@@ -199,6 +199,9 @@ class StatePanel(QLabel):
             f"{ctr(self.lang, 'fouls')}: {foul_txt}",
             f"{ctr(self.lang, 'nominations')}: {noms or ctr(self.lang, 'none')}",
         ]
+        nxt = self.model.marker.next_candidate() if day else None
+        if nxt is not None:
+            lines.append(ctr(self.lang, "vote_next", seat=nxt))
         if st.winner:
             lines.append(f"<b>{st.winner}</b>: {st.win_reason or ''}")
         self.setText("<br>".join(lines))

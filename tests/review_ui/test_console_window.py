@@ -101,6 +101,7 @@ def test_keys_land_in_events_jsonl_with_ids_types_and_press_times(
     # the referee's state is on screen
     assert console.model.state.day(1) is not None
     assert "7" in console.state_panel.text() and "3" in console.state_panel.text()
+    assert "Enter: vote for <b>3</b>" in console.state_panel.text()  # 7 was called: 3 is next
 
 
 def test_undo_writes_a_void_and_the_log_keeps_the_mark(qtbot: QtBot, console: ConsoleWindow) -> None:
