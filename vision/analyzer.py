@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.4"
+VERSION = "0.7"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -124,12 +124,17 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
     return {"events": out, "calls": calls, "damaged": damaged}
 
 
-def _dedupe(obs: list[Any], within_ms: int = 120) -> list[Any]:
-    """One hand seen from two zones (a neighbour's arm across a boundary) is one fact: keep the sighting
-    from the owner's own zone, else the most confident."""
+DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
+
+
+def _dedupe(obs: list[Any]) -> list[Any]:
+    """One hand seen from two zones (a neighbour's arm across a boundary, a raised hand crossing
+    overlapping raise zones) is one fact: keep the sighting from the owner's own zone, else the most
+    confident. A raise is one gesture of about a second and a half."""
     out: list[Any] = []
     for o in sorted(obs, key=lambda o: (o.kind, o.seat, o.t)):
         prev = out[-1] if out else None
+        within_ms = DEDUPE_MS.get(o.kind, 120)
         if prev is not None and prev.kind == o.kind and prev.seat == o.seat and o.t - prev.t <= within_ms:
             if (o.zone_seat == o.seat) > (prev.zone_seat == prev.seat) or (
                 (o.zone_seat == o.seat) == (prev.zone_seat == prev.seat) and o.conf > prev.conf

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+import cv2
 import numpy as np
 import numpy.typing as npt
 
@@ -25,6 +26,7 @@ WRIST, MIDDLE_MCP = 0, 9
 # The zone's own seat wins attribution unless another seat lines up with the forearm this much better.
 OWN_SEAT_BIAS_DEG = 50.0
 NEIGHBOUR_MAX_DEG = 25.0
+ARM_MAX_DEG = 25.0
 
 
 @dataclass(frozen=True)
@@ -43,11 +45,18 @@ class HandSeen:
 
 
 def _inside(points: npt.NDArray[np.float32], polygon: npt.NDArray[np.float64]) -> float:
-    import cv2
-
     contour = polygon.astype(np.float32).reshape(-1, 1, 2)
     hits = sum(cv2.pointPolygonTest(contour, (float(x), float(y)), False) >= 0 for x, y in points[:, :2])
     return hits / len(points)
+
+
+def _body_anchor(head_zone: tuple[tuple[float, float], ...]) -> npt.NDArray[np.float64]:
+    """Where a player's arms come from, seen by the camera: the shoulders, about one head below the head
+    zone's centre (the zone frames the head)."""
+    pts = np.asarray(head_zone, dtype=np.float64)
+    centre = pts.mean(axis=0)
+    height = float(pts[:, 1].max() - pts[:, 1].min())
+    return centre + np.array([0.0, 0.9 * height])
 
 
 class HandFinder:
@@ -59,9 +68,8 @@ class HandFinder:
         self.tracker = tracker if tracker is not None else HandTracker(mode="image", num_hands=2)
         self.hand_px = hand_px
         self.calls = 0
-        self._anchors = {
-            s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
-        }
+        self.last_arm_angles: dict[int, float] = {}
+        self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
         self._polys = {
             (s.seat, name): np.asarray(s.zone(name), dtype=np.float64)
             for s in layout.seats
@@ -119,7 +127,7 @@ class HandFinder:
             x1, y1 = float(pts[:, 0].max()), float(pts[:, 1].max())
             out.append(
                 HandSeen(
-                    owner=self.owner(pts, seat),
+                    owner=self.raise_owner(pts, seat) if zone == "raise_zone" else self.owner(pts, seat),
                     gesture=g.gesture,
                     conf=round(g.conf, 3),
                     gesture_conf=round(g.conf, 3),
@@ -132,6 +140,85 @@ class HandFinder:
             )
         out.sort(key=lambda h: (-h.inside, -h.conf))
         return out
+
+    def raise_owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
+        """A hand raised high belongs to the player whose head is under it: raise zones of neighbours overlap
+        on camera, heads do not."""
+        wrist = points[WRIST, :2].astype(np.float64)
+        best, best_d = zone_seat, math.inf
+        for seat, anchor in self._anchors.items():
+            if anchor[1] < wrist[1] - 10.0:
+                continue  # a head above the wrist is not under the raised hand
+            d = abs(anchor[0] - wrist[0]) + 0.35 * abs(anchor[1] - wrist[1])
+            if d < best_d:
+                best, best_d = seat, d
+        return best
+
+    def arm_owner(
+        self,
+        before: npt.NDArray[np.uint8],
+        after: npt.NDArray[np.uint8],
+        hand: HandSeen,
+        zone_seat: int,
+    ) -> int | None:
+        """Whose arm brought the hand here: the picture changed along the arm as well as at the hand, so
+        the changed region connected to the hand runs out of the zone towards the owner's body. Returns
+        the seat whose body lies along it, or None when the change does not say (then the landmarks
+        decide)."""
+        size = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 12.0)
+        h, w = after.shape[:2]
+        cx, cy = hand.centre
+        r = 3.0 * size
+        x0, y0 = int(max(0, cx - r)), int(max(0, cy - r))
+        x1, y1 = int(min(w, cx + r)), int(min(h, cy + r))
+        if x1 - x0 < 8 or y1 - y0 < 8:
+            return None
+        g0 = cv2.GaussianBlur(
+            cv2.cvtColor(np.ascontiguousarray(before[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY), (5, 5), 0
+        )
+        g1 = cv2.GaussianBlur(
+            cv2.cvtColor(np.ascontiguousarray(after[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY), (5, 5), 0
+        )
+        changed = (cv2.absdiff(g0, g1) > 18).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+        n, labels, _, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        hx, hy = int(cx - x0), int(cy - y0)
+        if n <= 1 or not (0 <= hy < labels.shape[0] and 0 <= hx < labels.shape[1]):
+            return None
+        lab = labels[hy, hx]
+        if lab == 0:
+            # the centre of a fist may not change much; take the component nearest to it
+            ys, xs = np.nonzero(labels)
+            if len(xs) == 0:
+                return None
+            k = int(np.argmin((xs - hx) ** 2 + (ys - hy) ** 2))
+            lab = labels[ys[k], xs[k]]
+        ys, xs = np.nonzero(labels == lab)
+        pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
+        far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > 0.9 * size
+        if far.sum() < 0.15 * size * size / 4:
+            return None
+        arm = pts[far].mean(axis=0) - np.array([cx, cy])
+        norm = float(np.hypot(*arm))
+        if norm < 1e-6:
+            return None
+        arm /= norm
+        angles: dict[int, float] = {}
+        for seat, anchor in self._anchors.items():
+            to_body = anchor - np.array([cx, cy])
+            d = float(np.hypot(*to_body))
+            if d < 1e-6:
+                continue
+            angles[seat] = math.degrees(math.acos(float(np.clip(np.dot(arm, to_body / d), -1.0, 1.0))))
+        if not angles:
+            return None
+        best = min(angles, key=lambda k: angles[k])
+        self.last_arm_angles = angles
+        if best == zone_seat:
+            return best
+        # Another seat only when the arm clearly runs to it and clearly not to the zone's own player.
+        own = angles.get(zone_seat, 180.0)
+        return best if angles[best] <= ARM_MAX_DEG and own - angles[best] >= OWN_SEAT_BIAS_DEG else None
 
     def owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
         """The seat the hand's arm comes from: the body anchor best aligned with the forearm direction."""

@@ -16,6 +16,7 @@ The landmarker therefore runs a handful of times per hand movement, not on every
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -30,6 +31,7 @@ ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone
 ACTIVE_MIN_PX = 12
 SETTLE_FRAMES = 2
 TOP_TOLERANCE_PX = 1.0
+TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to count as placed there
 
 
 @dataclass(frozen=True)
@@ -47,12 +49,12 @@ class Observation:
 
 @dataclass
 class _ZoneState:
-    resting: HandSeen | None = None  # the hand resting in the zone, if any
-    resting_known: bool = False  # False until the zone was first looked at
+    resting: list[HandSeen] = field(default_factory=list)  # hands resting in the zone
     active_since: int | None = None  # t of the first changed frame of the current activity
     last_change: int | None = None  # t of the last changed frame
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
+    raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
 
 
 class ZoneWatcher:
@@ -75,8 +77,9 @@ class ZoneWatcher:
         area = int(self.mask.sum())
         self.active_px = max(ACTIVE_MIN_PX, int(ACTIVE_SHARE * area))
         self._prev: npt.NDArray[np.uint8] | None = None
+        self._still: npt.NDArray[np.uint8] | None = None  # the picture before the current activity
+        self._last_frame: npt.NDArray[np.uint8] | None = None
         self.state = _ZoneState()
-        self.motion_trace: list[tuple[int, int]] = []  # (t, changed pixels), for diagnostics
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -95,21 +98,28 @@ class ZoneWatcher:
         changed = self.changed_pixels(grey)
         first = self._prev is None
         self._prev = grey
+        last, self._last_frame = self._last_frame, frame
+        del last
         st = self.state
         out: list[Observation] = []
-        if first and self.zone == "table_zone":
-            # What already rests in the zone when the stretch starts is not a new arrival.
-            st.resting = self._best(frame)
-            st.resting_known = True
+        if first:
+            # What is already in the zone when the stretch starts is not a new arrival.
+            hands = self._hands(frame)
+            if self.zone == "table_zone":
+                st.resting = hands
+            else:
+                st.raised = hands[0] if hands else None
         if changed >= self.active_px:
             if st.active_since is None:
                 st.active_since = t
+                if self._last_frame is not None:
+                    self._still = self._last_frame
             st.last_change = t
             st.quiet = 0
             if self.zone == "raise_zone":
-                seen = self._best(frame)
-                if seen is not None:
-                    st.trail.append((t, seen))
+                hands = self._hands(frame)
+                if hands:
+                    st.trail.append((t, hands[0]))
             return out
         if st.active_since is None:
             return out
@@ -119,9 +129,12 @@ class ZoneWatcher:
         out.extend(self._settle(frame, t))
         return out
 
-    def _best(self, frame: npt.NDArray[np.uint8]) -> HandSeen | None:
+    def _hands(self, frame: npt.NDArray[np.uint8]) -> list[HandSeen]:
         hands = self.finder.find(frame, self.seat, self.zone)
-        return hands[0] if hands else None
+        if self.zone == "table_zone":
+            # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
+            hands = [h for h in hands if h.inside >= TABLE_INSIDE]
+        return hands
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
@@ -129,21 +142,35 @@ class ZoneWatcher:
         started, still_from = st.active_since, st.last_change
         st.active_since = None
         st.quiet = 0
-        now = self._best(frame)
+        now = self._hands(frame)
         if self.zone == "raise_zone":
-            return self._settle_raise(now, still_from)
+            return self._settle_raise(now[0] if now else None, still_from)
         out: list[Observation] = []
         before = st.resting
-        if before is not None and now is None:
-            out.append(Observation("hand_up", before.owner, self.seat, started, before.conf))
-        elif before is None and now is not None:
-            out.append(self._down(now, still_from))
-        elif before is not None and now is not None and _moved(before, now):
-            out.append(Observation("hand_up", before.owner, self.seat, started, before.conf))
-            out.append(self._down(now, still_from))
+        matched_before: set[int] = set()
+        arrivals: list[HandSeen] = []
+        for h in now:
+            j = next((i for i, b in enumerate(before) if i not in matched_before and not _moved(b, h)), None)
+            if j is None:
+                arrivals.append(h)
+            else:
+                matched_before.add(j)
+        for i, b in enumerate(before):
+            if i not in matched_before:
+                out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
+        if arrivals and self._still is not None:
+            arrivals = [self._attribute(h, frame) for h in arrivals]
+        out.extend(self._down(h, still_from) for h in arrivals)
         st.resting = now
-        st.resting_known = True
         return out
+
+    def _attribute(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> HandSeen:
+        """The arm's path (what changed since before the movement) names the owner when it is clear."""
+        assert self._still is not None
+        arm = self.finder.arm_owner(self._still, frame, hand, self.seat)
+        if arm is None or arm == hand.owner:
+            return hand
+        return dataclasses.replace(hand, owner=arm)
 
     def _down(self, hand: HandSeen, t: int) -> Observation:
         return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
@@ -151,9 +178,14 @@ class ZoneWatcher:
     def _settle_raise(self, now: HandSeen | None, still_from: int) -> list[Observation]:
         st = self.state
         trail = st.trail
+        st.trail = []
+        if st.raised is not None:
+            # The raised hand moved again: it is coming down (or shifting at the top). One raise, one peak.
+            if now is None or _moved(st.raised, now):
+                st.raised = None if now is None else st.raised
+            return []
         if now is not None:
             trail.append((still_from, now))
-        st.trail = []
         if not trail:
             return []
         top = min(h.top_y for _, h in trail)
@@ -161,6 +193,7 @@ class ZoneWatcher:
         if now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
             # The hand holds at the top: the peak is where it came to rest.
             t_peak, peak = still_from, now
+        st.raised = now
         return [Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)]
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.handfinder import HandSeen
+from vision.handfinder import HandFinder, HandSeen
 from vision.seatwatch import ZoneWatcher
 
 ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
@@ -23,6 +23,9 @@ class SquareFinder:
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
+
+    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+        return None  # the arm's path is tested on its own below
 
     def find(self, frame: np.ndarray, seat: int, zone: str) -> list[HandSeen]:
         self.calls += 1
@@ -101,3 +104,51 @@ def test_landmarker_runs_only_around_movements() -> None:
     finder = SquareFinder()
     run([0, 0, 20, 50, 80, 110, 130] + [130] * 40, finder)
     assert finder.calls <= 3
+
+
+def _two_seat_finder() -> HandFinder:
+    from gamelog.layout import Layout, SeatZones
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+    seats = (
+        SeatZones(1, box(100, 150, 200, 230), box(20, 0, 120, 60), box(30, 230, 90, 290)),  # body lower left
+        SeatZones(2, box(210, 150, 300, 230), box(300, 0, 400, 60), box(330, 230, 390, 290)),  # lower right
+    )
+    return HandFinder(Layout((400, 300), seats), tracker=object())  # type: ignore[arg-type]
+
+
+def _hand_at(cx: float, cy: float) -> HandSeen:
+    pts = np.zeros((21, 3), np.float32)
+    return HandSeen(
+        1, "thumb_up", 0.9, 0.9, (cx - 12, cy - 12, cx + 12, cy + 12), (cx, cy), cy - 12, 1.0, pts
+    )
+
+
+def test_arm_path_names_the_neighbour_who_reached_in() -> None:
+    import cv2
+
+    finder = _two_seat_finder()
+    before = np.full((300, 400, 3), 40, np.uint8)
+    after = before.copy()
+    hand = _hand_at(150, 190)
+    cv2.rectangle(after, (138, 178), (162, 202), (230, 200, 180), -1)
+    # The sleeve runs from the hand down and to the right, towards seat 2's head (360, 260).
+    cv2.line(after, (150, 190), (330, 250), (90, 60, 200), 14)
+    assert finder.arm_owner(before, after, hand, zone_seat=1) == 2
+    # The same hand with its arm running towards seat 1's body belongs to seat 1.
+    own = before.copy()
+    cv2.rectangle(own, (138, 178), (162, 202), (230, 200, 180), -1)
+    cv2.line(own, (150, 190), (70, 250), (90, 60, 200), 14)
+    assert finder.arm_owner(before, own, hand, zone_seat=1) == 1
+
+
+def test_arm_path_says_nothing_without_an_arm() -> None:
+    import cv2
+
+    finder = _two_seat_finder()
+    before = np.full((300, 400, 3), 40, np.uint8)
+    after = before.copy()
+    cv2.rectangle(after, (138, 178), (162, 202), (230, 200, 180), -1)
+    assert finder.arm_owner(before, after, _hand_at(150, 190), zone_seat=1) is None
