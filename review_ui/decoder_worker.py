@@ -21,6 +21,9 @@ from PySide6.QtGui import QImage
 
 from vision.video import Damage, Frame, VideoError, VideoTimeline
 
+WARM_STEPS = 8  # stepping back: decode the previous GOP once within this many frames of a GOP start
+WARM_REVERSE_PLAY = 1 << 30  # playing backward: as soon as a GOP is entered
+
 
 @dataclass(frozen=True)
 class ShownFrame:
@@ -77,6 +80,7 @@ class DecoderWorker(QObject):
         self._timeline: VideoTimeline | None = None
         self._last: Frame | None = None
         self._last_shown: ShownFrame | None = None
+        self._warm_within = WARM_STEPS
         self._numbered = False  # frames carry their number (the index was ready when they were shown)
         self._lock = threading.Lock()
         self._info_lock = threading.Lock()
@@ -182,16 +186,18 @@ class DecoderWorker(QObject):
             return
         if frame is self._last:
             return
+        backward = self._last is not None and frame.pts_ms < self._last.pts_ms
         self._last = frame
         shown = ShownFrame(
             to_qimage(frame.image), frame.pts_ms, tl.frame_number(frame), frame.segment, req.request_id
         )
         self._last_shown = shown
         self.frame_ready.emit(shown)
-        if req.steps < 0:
-            QTimer.singleShot(0, self._warm)  # after any newer request is served
-        else:
-            QTimer.singleShot(0, self._ahead)
+        # Idle work, after any newer request is served: going forward, decode the next frame; going back,
+        # the GOP before: near its start when stepping, at once when playing backward (a whole GOP goes
+        # by in a second then, and decoding one takes a good part of that).
+        self._warm_within = WARM_STEPS if req.steps < 0 else WARM_REVERSE_PLAY
+        QTimer.singleShot(0, self._warm if backward else self._ahead)
 
     @Slot()
     def _ahead(self) -> None:
@@ -213,4 +219,4 @@ class DecoderWorker(QObject):
             if self._pending is not None:
                 return
         with contextlib.suppress(VideoError):  # a real request there reports the damage
-            self._timeline.warm_before(self._last)
+            self._timeline.warm_before(self._last, within=self._warm_within)
