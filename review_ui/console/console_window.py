@@ -8,6 +8,7 @@ paints the newest tap frame at about 14 fps; the recorder runs on its own thread
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, QTimer
@@ -40,6 +41,7 @@ from review_ui.console.live_check import LiveVision
 from review_ui.console.marking import Msg
 from review_ui.console.panels import LegendPanel, LivePanel, MarksPanel, PhasePanel, PlayersPanel, StatePanel
 from review_ui.console.pinning import pin_singletons
+from review_ui.console.press_time import PressClock
 from review_ui.console.preview import PreviewMaker
 from review_ui.console.recorder_bridge import RecorderBridge
 from review_ui.console.zones import best_proposal
@@ -77,6 +79,7 @@ class ConsoleWindow(QMainWindow):
         self.view.set_zone_layout(layout)
         self.view.layout_edited.connect(self._on_layout_edited)
         self.probe = LatencyProbe(parent=self)
+        self.press_clock = PressClock()
         self.preview = PreviewMaker()
         bridge.add_frame_sink(self.preview)
 
@@ -189,6 +192,8 @@ class ConsoleWindow(QMainWindow):
         if not isinstance(obj, QWidget) or obj.window() is not self:
             return False
         assert isinstance(event, QKeyEvent)
+        # minus the time the event waited for a busy UI thread (from the window system's timestamp)
+        t_ms = max(0, t_ms - round(self.press_clock.wait_ms(event.timestamp(), time.monotonic() * 1000)))
         focus = QApplication.focusWidget()
         if isinstance(focus, QLineEdit | QTextEdit | QAbstractSpinBox):
             return False  # typing a name

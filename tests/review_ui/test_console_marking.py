@@ -14,6 +14,7 @@ from gamelog.referee import referee
 from gamelog.rules import rules_for
 from review_ui.console.keymap import BINDINGS, legend, seat_of, token_for
 from review_ui.console.marking import LIMIT_FIELD, Marker
+from review_ui.console.press_time import PressClock
 from review_ui.console.zones import (
     estimate_table,
     hit_test,
@@ -254,3 +255,16 @@ def test_the_console_doc_lists_every_key(project_root: Path) -> None:
     shown = {"Return": "Enter", "Escape": "Esc"}
     for b in BINDINGS:
         assert f"`{shown.get(b.key, b.key)}`" in doc, b
+
+
+def test_press_clock_removes_the_wait_in_the_queue() -> None:
+    pc = PressClock()
+    # window-system clock = our clock - 5000 ms; the first press is handled at once
+    assert pc.wait_ms(1_000, 6_000.0) == 0.0
+    assert pc.wait_ms(2_000, 7_120.0) == 120.0  # this one waited 120 ms behind a repaint
+    assert pc.wait_ms(3_000, 8_000.0) == 0.0
+    assert pc.wait_ms(0, 9_000.0) == 0.0  # no timestamp (synthetic events): no correction
+    assert pc.wait_ms(4_000, 19_000.0) == 0.0  # 6 s "late": the clocks jumped, not a queue
+    # an event less delayed than every one before becomes the reference
+    assert pc.wait_ms(5_000, 9_990.0) == 0.0
+    assert pc.wait_ms(6_000, 11_000.0) == 10.0
