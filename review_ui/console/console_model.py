@@ -94,6 +94,7 @@ class ConsoleModel(QObject):
         self.names: dict[int, str] = {s: "" for s in self.seats}
         self.secrecy = True
         self.recording = False
+        self.stopped = False
         self.state: GameState = referee([], rules=self.rule_set, seats=self.seats)
         self.live_view: LiveView | None = None
         self.message: Msg | None = None
@@ -113,7 +114,7 @@ class ConsoleModel(QObject):
         """One key press; ``t_ms`` is the media time read at the press (read now when None)."""
         t = self.sink.media_ms() if t_ms is None else t_ms
         if not self.recording and token not in ("F9", "Escape"):
-            self.say(Msg("msg_not_recording"))
+            self.say(Msg("msg_stopped" if self.stopped else "msg_not_recording"))
             return ()
         before = self.marker.mode()
         out = self.marker.press(token, t)
@@ -229,6 +230,8 @@ class ConsoleModel(QObject):
             emit(self.players_changed)
 
     def set_recording(self, on: bool) -> None:
+        if self.recording and not on:
+            self.stopped = True
         self.recording = on
 
     def hidden_ids(self) -> set[str]:

@@ -56,6 +56,10 @@ LABELS: dict[str, dict[str, str]] = {
     "msg_undone": {"ru": "Отменено: {what} ({id})", "en": "Undone: {what} ({id})"},
     "msg_write_failed": {"ru": "НЕ ЗАПИСАНО {id}: {error}", "en": "NOT WRITTEN {id}: {error}"},
     "recorder_notice": {"ru": "Запись: {kind}: {message}", "en": "Recorder: {kind}: {message}"},
+    "msg_stopped": {
+        "ru": "Запись остановлена: отметки не принимаются",
+        "en": "Recording stopped: no more marks",
+    },
     "msg_not_recording": {"ru": "Запись ещё не идёт", "en": "Not recording yet"},
     "msg_marked": {"ru": "{id}: {what}", "en": "{id}: {what}"},
     # panels

@@ -212,6 +212,8 @@ class LiveVision:
             if self._finder is not None:
                 self._finder.close()
             self._finder, self._finder_size = None, None
+            if self._win is not None:  # new zones mid-window: watch again from the next frame
+                self._win.watch = None
         elif kind == "rules":
             self.rules = arg
 

@@ -59,7 +59,7 @@ class SquareFinder:
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return np.asarray(self.layout.seat(seat).zone(zone), dtype=np.float64)
 
-    def find(self, frame: np.ndarray, seat: int, zone: str) -> list[HandSeen]:
+    def find(self, frame: np.ndarray, seat: int, zone: str, **_options: object) -> list[HandSeen]:
         self.threads.add(threading.current_thread().name)
         self.seats_seen.add(seat)
         p = self.polygon(seat, zone)
