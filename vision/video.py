@@ -18,24 +18,33 @@ drives one instance from a single decode thread.
 
 from __future__ import annotations
 
+__all__ = [
+    "Damage",
+    "DecodeStats",
+    "Frame",
+    "SegmentSpec",
+    "VideoError",
+    "VideoTimeline",
+    "parse_video_field",
+    "tune_allocator",
+]
+
 import bisect
 import ctypes
-import math
 import platform
 import sys
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from pathlib import Path
-from typing import Any
 
 import av
 import numpy as np
 
 from vision.fragments import is_mp4, mp4_resume_points
 from vision.gopcache import Gop, GopCache, frame_rgb
-from vision.keyframes import KeyframeIndex, open_input, scan_packets
+from vision.keyframes import open_input, scan_packets
+from vision.segments import Segment, SegmentSpec, VideoError, parse_video_field, part_reason
 
 DEFAULT_CACHE_BYTES = 512 * 1024 * 1024
 # Without an index, decode forward from the current position instead of seeking when the target is this
@@ -62,10 +71,6 @@ def tune_allocator() -> bool:
     ok_mmap = libc.mallopt(m_mmap_threshold, 32 * 1024 * 1024)
     ok_trim = libc.mallopt(m_trim_threshold, 256 * 1024 * 1024)
     return bool(ok_mmap and ok_trim)
-
-
-class VideoError(Exception):
-    """The video cannot be read at all (every segment missing or unreadable)."""
 
 
 @dataclass(frozen=True)
@@ -107,141 +112,6 @@ class DecodeStats:
     cached_bytes: int
 
 
-@dataclass(frozen=True)
-class SegmentSpec:
-    """A segment file and, when the bundle stores it, the timeline ms of its first frame."""
-
-    path: Path
-    t0: int | None = None
-
-
-def parse_video_field(bundle_dir: Path, video: Any) -> list[SegmentSpec]:
-    """Read ``game.json``'s ``"video"``: a path, or a list of paths / ``{"path", "t0"}`` objects."""
-    if video is None:
-        return []
-    items = video if isinstance(video, list) else [video]
-    specs: list[SegmentSpec] = []
-    for i, item in enumerate(items):
-        if isinstance(item, str):
-            specs.append(SegmentSpec(bundle_dir / item))
-        elif isinstance(item, dict) and isinstance(item.get("path"), str):
-            t0 = item.get("t0", item.get("start_ms"))
-            if t0 is not None and not isinstance(t0, int):
-                raise ValueError(f"{bundle_dir / 'game.json'}: video[{i}].t0 must be an integer (ms)")
-            specs.append(SegmentSpec(bundle_dir / item["path"], t0))
-        else:
-            raise ValueError(f"{bundle_dir / 'game.json'}: video[{i}] must be a path or {{'path': ...}}")
-    return specs
-
-
-class _Segment:
-    """One readable segment file: its container, its time mapping and its decode cursor."""
-
-    def __init__(self, number: int, path: Path, threads: int, hide: tuple[int, int] | None = None) -> None:
-        self.number = number
-        self.path = path
-        self.hide = hide  # a byte range skipped to read past damage in a fragmented MP4
-        self.has_next_part = False  # a later part of the same file follows (read past damage)
-        self.damage_bytes: tuple[int, int] | None = None  # for a later part: the skipped byte range
-        self.container = open_input(path, hide)
-        if not self.container.streams.video:
-            self.container.close()
-            raise VideoError(f"{path}: no video stream")
-        self.stream = self.container.streams.video[0]
-        self.stream.thread_type = "AUTO"
-        self.stream.thread_count = threads
-        self.tb = Fraction(self.stream.time_base) if self.stream.time_base else Fraction(1, 1000)
-        self.first_pts = self._first_pts()
-        self.offset_ms = 0  # set by the timeline
-        self.index: KeyframeIndex | None = None
-        self.seeks = 0
-        self._cursor: Iterator[av.VideoFrame] | None = None
-        self.cursor_pts: int | None = None  # pts of the last frame the cursor produced
-        self.cursor_gop: Gop | None = None
-        self.on_decode_error: Callable[[int, str], None] = lambda pts, why: None
-
-    def _first_pts(self) -> int:
-        if self.stream.start_time is not None:
-            return int(self.stream.start_time)
-        for packet in self.container.demux(self.stream):
-            if packet.pts is not None:
-                self.container.seek(0, stream=self.stream)
-                return int(packet.pts)
-        return 0
-
-    def declared_end_pts(self) -> int | None:
-        if self.stream.duration:
-            return self.first_pts + int(self.stream.duration)
-        if self.container.duration:
-            c0 = self.container.start_time or 0
-            return int(Fraction(c0 + self.container.duration, av.time_base) / self.tb)
-        return None
-
-    def end_pts(self) -> int:
-        if self.index is not None and len(self.index):
-            return self.index.end_pts
-        declared = self.declared_end_pts()
-        return declared if declared is not None else self.first_pts
-
-    def to_ms(self, pts: int) -> int:
-        x = (pts - self.first_pts) * self.tb * 1000
-        return self.offset_ms + int(x + Fraction(1, 2)) if x >= 0 else self.offset_ms + round(x)
-
-    def last_pts_at_or_before(self, t_ms: int) -> int:
-        """The largest pts whose timeline ms (rounded half up) is at most ``t_ms``."""
-        k = t_ms - self.offset_ms
-        bound = self.first_pts + (Fraction(k) + Fraction(1, 2)) / (self.tb * 1000)
-        return math.ceil(bound) - 1
-
-    # -- decoding -------------------------------------------------------------------------------------
-    def _frames_after_seek(self) -> Iterator[av.VideoFrame]:
-        for packet in self.container.demux(self.stream):
-            try:
-                frames = packet.decode()
-            except av.error.FFmpegError as e:
-                pts = packet.pts if packet.pts is not None else (self.cursor_pts or self.first_pts)
-                self.on_decode_error(int(pts), f"decode error: {e}")
-                continue
-            if packet.is_corrupt and packet.pts is not None:
-                self.on_decode_error(int(packet.pts), "corrupt packet")
-            yield from frames
-
-    def seek(self, pts: int) -> None:
-        self.seeks += 1
-        self.container.seek(max(pts, self.first_pts), stream=self.stream, backward=True)
-        self._cursor = self._frames_after_seek()
-        self.cursor_pts = None
-        self.cursor_gop = None
-
-    def next_decoded(self) -> av.VideoFrame | None:
-        """The next frame from the cursor (None at the end of the segment)."""
-        if self._cursor is None:
-            self.seek(self.first_pts)
-        assert self._cursor is not None
-        try:
-            while True:
-                try:
-                    frame = next(self._cursor)
-                except (av.error.FFmpegError, OSError) as e:
-                    self.on_decode_error(int(self.cursor_pts or self.first_pts), f"read error: {e}")
-                    self._cursor = None
-                    return None
-                if frame.pts is None:
-                    continue
-                return frame
-        except StopIteration:
-            return None
-
-    def close(self) -> None:
-        self._cursor = None
-        self.container.close()
-
-
-def part_reason(part: _Segment) -> str:
-    a, b = part.damage_bytes or (0, 0)
-    return f"corrupt data in bytes {a}-{b} skipped; reading resumed after it"
-
-
 class VideoTimeline:
     """One or more video segments read as one timeline in media ms (see the module docstring)."""
 
@@ -264,7 +134,7 @@ class VideoTimeline:
         self._on_change = on_change
         self._changed = threading.Event()
         self._damage: list[Damage] = []
-        self._segments: list[_Segment] = []
+        self._segments: list[Segment] = []
         self._cache = GopCache(cache_bytes)
         self._open_segments(specs)
         if not self._segments:
@@ -289,7 +159,7 @@ class VideoTimeline:
             try:
                 if not spec.path.is_file():
                     raise FileNotFoundError(f"segment file missing: {spec.path}")
-                seg = _Segment(len(self._segments), spec.path, self._threads)
+                seg = Segment(len(self._segments), spec.path, self._threads)
             except (av.error.FFmpegError, OSError, VideoError) as e:
                 missing.append(str(e) if isinstance(e, FileNotFoundError) else f"{spec.path}: {e}")
                 continue
@@ -318,21 +188,21 @@ class VideoTimeline:
             at = prev_end_ms or 0
             self._damage.append(Damage(at, at, why))
 
-    def _add_segment(self, seg: _Segment) -> None:
+    def _add_segment(self, seg: Segment) -> None:
         seg.number = len(self._segments)
         seg.on_decode_error = self._decode_error_handler(seg)
         self._segments.append(seg)
 
-    def _parts_after_damage(self, seg: _Segment) -> list[_Segment]:
+    def _parts_after_damage(self, seg: Segment) -> list[Segment]:
         """Later readable parts of a fragmented MP4 whose middle is damaged (see vision.fragments)."""
         if not is_mp4(seg.path):
             return []
         init_end, resumes = mp4_resume_points(seg.path)
-        parts: list[_Segment] = []
+        parts: list[Segment] = []
         prev = seg
         for r in resumes:
             try:
-                part = _Segment(-1, seg.path, self._threads, hide=(init_end, r.resume_at))
+                part = Segment(-1, seg.path, self._threads, hide=(init_end, r.resume_at))
             except (av.error.FFmpegError, OSError, VideoError):
                 continue
             part.damage_bytes = (r.damage_from, r.resume_at)
@@ -342,7 +212,7 @@ class VideoTimeline:
             prev = part
         return parts
 
-    def _decode_error_handler(self, seg: _Segment) -> Callable[[int, str], None]:
+    def _decode_error_handler(self, seg: Segment) -> Callable[[int, str], None]:
         def report(pts: int, why: str) -> None:
             t = seg.to_ms(pts)
             self._add_damage(Damage(t, t, f"{seg.path.name}: {why}"))
@@ -400,7 +270,7 @@ class VideoTimeline:
             self._changed.set()
             self._notify()
 
-    def _refine_part_damage(self, seg: _Segment, part: _Segment) -> None:
+    def _refine_part_damage(self, seg: Segment, part: Segment) -> None:
         """Once indexed, the readable end of ``seg`` is known exactly: start the skipped stretch there."""
         if seg.index is None:
             return
@@ -471,7 +341,7 @@ class VideoTimeline:
         return None
 
     # -- decoding -------------------------------------------------------------------------------------
-    def _decode_past(self, seg: _Segment, pts: int) -> None:
+    def _decode_past(self, seg: Segment, pts: int) -> None:
         """Decode until a frame with pts > ``pts`` (or the segment's end) is cached, seeking if needed."""
         target_kf = seg.index.keyframe_at_or_before(pts) if seg.index is not None else None
         cur = seg.cursor_pts
@@ -506,7 +376,7 @@ class VideoTimeline:
             if fpts > pts:
                 return
 
-    def _seek_for(self, seg: _Segment, pts: int, keyframe: int | None) -> None:
+    def _seek_for(self, seg: Segment, pts: int, keyframe: int | None) -> None:
         """Seek so that decoding starts at or before ``pts`` (retrying earlier if the demuxer overshoots)."""
         attempts = [keyframe if keyframe is not None else pts]
         step = int(2 / seg.tb)
@@ -528,16 +398,16 @@ class VideoTimeline:
     def _append(self, gop: Gop, frame: av.VideoFrame) -> None:
         self._cache.append(gop, frame, busy=[s.cursor_gop for s in self._segments])
 
-    def _make_frame(self, seg: _Segment, gop: Gop, i: int) -> Frame:
+    def _make_frame(self, seg: Segment, gop: Gop, i: int) -> Frame:
         stored = gop.frames[i]
         return Frame(stored.rgb(), seg.to_ms(stored.pts), i, seg.number, stored.pts, stored.key)
 
-    def _segment_for(self, t_ms: int) -> _Segment:
+    def _segment_for(self, t_ms: int) -> Segment:
         starts = [s.offset_ms for s in self._segments]
         i = max(0, bisect.bisect_right(starts, t_ms) - 1)
         return self._segments[i]
 
-    def _frame_at_pts(self, seg: _Segment, pts: int, unless: Frame | None = None) -> Frame | None:
+    def _frame_at_pts(self, seg: Segment, pts: int, unless: Frame | None = None) -> Frame | None:
         pts = max(pts, seg.first_pts)
         for _ in range(2):
             hit = self._cache.at_or_before(seg.number, pts)
