@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
-from vision.crops import crop_for_zone, detect_in_crops, tile_zone
+from vision.crops import crop_for_zone, detect_in_crops, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
@@ -108,12 +108,15 @@ class HandFinder:
         self.calls += len(specs)
         return detect_in_crops(self.tracker, frame, specs)
 
-    def find(self, frame: npt.NDArray[np.uint8], seat: int, zone: str) -> list[HandSeen]:
+    def find(
+        self, frame: npt.NDArray[np.uint8], seat: int, zone: str, *, thorough: bool = False
+    ) -> list[HandSeen]:
         """Hands whose landmarks lie mostly in ``seat``'s ``zone``, best first. A second, tiled pass runs
-        when the single crop finds nothing."""
+        when the single crop finds nothing, or always when ``thorough``."""
         hands = self.detect(frame, seat, zone)
-        if len(hands) == 0:
-            hands = self.detect(frame, seat, zone, tiles=True)
+        if len(hands) == 0 or thorough:
+            tiled = self.detect(frame, seat, zone, tiles=True)
+            hands = merge_hands(HandLandmarks.concat([hands, tiled]))
         poly = self._polys[(seat, zone)]
         out: list[HandSeen] = []
         up = (0.0, -1.0)

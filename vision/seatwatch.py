@@ -31,6 +31,7 @@ ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone
 ACTIVE_MIN_PX = 12
 SETTLE_FRAMES = 2
 TOP_TOLERANCE_PX = 1.0
+RECHECK_FRAMES = 12
 TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to count as placed there
 
 
@@ -55,6 +56,8 @@ class _ZoneState:
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
+    recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
+    recheck_t: int = 0  # when the picture became still
 
 
 class ZoneWatcher:
@@ -110,6 +113,7 @@ class ZoneWatcher:
             else:
                 st.raised = hands[0] if hands else None
         if changed >= self.active_px:
+            st.recheck = 0
             if st.active_since is None:
                 st.active_since = t
                 if self._last_frame is not None:
@@ -122,6 +126,8 @@ class ZoneWatcher:
                     st.trail.append((t, hands[0]))
             return out
         if st.active_since is None:
+            if st.recheck and self.zone == "table_zone":
+                out.extend(self._recheck(frame))
             return out
         st.quiet += 1
         if st.quiet < SETTLE_FRAMES:
@@ -129,8 +135,26 @@ class ZoneWatcher:
         out.extend(self._settle(frame, t))
         return out
 
-    def _hands(self, frame: npt.NDArray[np.uint8]) -> list[HandSeen]:
-        hands = self.finder.find(frame, self.seat, self.zone)
+    def _recheck(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
+        """A movement settled but the landmarker saw no arrival: a small fist is found on some frames of the
+        same still picture and not on others (sensor noise), so look again for a few frames, thoroughly. An
+        arrival found then is timed to when the picture became still."""
+        st = self.state
+        st.recheck -= 1
+        if st.recheck % 2:
+            return []
+        now = self._hands(frame, thorough=True)
+        arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
+        if not arrivals:
+            return []
+        st.recheck = 0
+        if self._still is not None:
+            arrivals = [self._attribute(h, frame) for h in arrivals]
+        st.resting = st.resting + arrivals
+        return [self._down(h, st.recheck_t) for h in arrivals]
+
+    def _hands(self, frame: npt.NDArray[np.uint8], *, thorough: bool = False) -> list[HandSeen]:
+        hands = self.finder.find(frame, self.seat, self.zone, thorough=thorough)
         if self.zone == "table_zone":
             # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
             hands = [h for h in hands if h.inside >= TABLE_INSIDE]
@@ -158,6 +182,9 @@ class ZoneWatcher:
         for i, b in enumerate(before):
             if i not in matched_before:
                 out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
+        if not arrivals and not out:
+            # Something moved and settled, but no hand came or went: look again on the next frames.
+            st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         out.extend(self._down(h, still_from) for h in arrivals)

@@ -27,7 +27,7 @@ class SquareFinder:
     def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
         return None  # the arm's path is tested on its own below
 
-    def find(self, frame: np.ndarray, seat: int, zone: str) -> list[HandSeen]:
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         self.calls += 1
         sub = frame[100:180, 100:200, 0]
         ys, xs = np.nonzero(sub > 200)
@@ -152,3 +152,31 @@ def test_arm_path_says_nothing_without_an_arm() -> None:
     after = before.copy()
     cv2.rectangle(after, (138, 178), (162, 202), (230, 200, 180), -1)
     assert finder.arm_owner(before, after, _hand_at(150, 190), zone_seat=1) is None
+
+
+class FlakyFinder(SquareFinder):
+    """Misses the hand on its first looks at the still picture, as MediaPipe does with small fists."""
+
+    def __init__(self, misses: int) -> None:
+        super().__init__()
+        self.misses = misses
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        found = super().find(frame, seat, zone)
+        if found and self.misses > 0:
+            self.misses -= 1
+            return []
+        return found
+
+
+def test_a_hand_missed_at_the_settle_is_found_again_and_timed_to_the_settle() -> None:
+    xs = [0, 0, 20, 50, 80, 110, 130] + [130] * 14
+    obs = run(xs, FlakyFinder(misses=2))  # the stretch start looks once (empty zone), then misses once
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 6 * 40)]
+
+
+def test_no_recheck_forever_when_nothing_arrived() -> None:
+    finder = SquareFinder()
+    xs = [130] * 3 + [131] * 30  # a resting hand shifts by a pixel: no arrival, a few thorough looks only
+    run(xs, finder)
+    assert finder.calls <= 1 + 1 + 6 + 1
