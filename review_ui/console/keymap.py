@@ -15,8 +15,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 # Command kinds: "now" marks at once; "seat" waits for one seat; "seats2" waits for a seat and, when no
-# speech is running (no nominator known), a second one.
-NOW, SEAT, SEATS2 = "now", "seat", "seats2"
+# speech is running (no nominator known), a second one; "seats4" waits for four (the best move: the
+# victim, then the three suspects).
+NOW, SEAT, SEATS2, SEATS4 = "now", "seat", "seats2", "seats4"
 
 
 @dataclass(frozen=True)
@@ -42,10 +43,12 @@ BINDINGS: tuple[Binding, ...] = (
     Binding("R", "vote_revote", SEAT, "key_vote_revote"),
     Binding("A", "vote_all", NOW, "key_vote_all"),
     Binding("Space", "vote_stop", NOW, "key_vote_stop"),
+    Binding("Y", "vote", SEAT, "key_vote"),
     Binding("G", "don_check", SEAT, "key_don_check"),
     Binding("H", "sheriff_check", SEAT, "key_sheriff_check"),
     Binding("F", "foul", SEAT, "key_foul"),
     Binding("X", "disqualify", SEAT, "key_disqualify"),
+    Binding("B", "best_move", SEATS4, "key_best_move"),
     Binding("Backspace", "undo", NOW, "key_undo"),
     Binding("Escape", "cancel", NOW, "key_cancel"),
     Binding("F9", "secrecy", NOW, "key_secrecy"),
@@ -104,8 +107,8 @@ def legend(mode: str) -> list[tuple[str, str]]:
     digit_mode = "night" if mode == "night" else ("count" if mode == "count" else "day")
     rows = [("1…9, 0", DIGIT_LABELS[digit_mode])]
     shown = {
-        "count": ("Return", "Backspace", "Escape"),
-        "night": ("D", "N", "G", "H", "F", "X", "S", "E", "Backspace", "Escape", "F9"),
+        "count": ("Return", "Y", "Backspace", "Escape"),
+        "night": ("D", "N", "G", "H", "F", "X", "S", "E", "B", "Backspace", "Escape", "F9"),
     }.get(mode)
     for b in BINDINGS:
         if shown is None or b.key in shown:
@@ -120,4 +123,6 @@ def _shown_key(b: Binding) -> str:
         return f"{name} + #"
     if b.kind == SEATS2:
         return f"{name} + (#) + #"
+    if b.kind == SEATS4:
+        return f"{name} + # + # # #"
     return name

@@ -24,6 +24,8 @@ LABELS: dict[str, dict[str, str]] = {
     "key_vote_revote": {"ru": "Переголосование за игрока", "en": "Re-vote for a seat"},
     "key_vote_all": {"ru": "Кто за то, чтобы ушли все", "en": "Vote: all leave"},
     "key_vote_stop": {"ru": "«Спасибо»", "en": "“Спасибо” (window closes)"},
+    "key_vote": {"ru": "Голос игрока (вручную)", "en": "A seat's vote (by hand)"},
+    "key_best_move": {"ru": "Лучший ход: убитый, затем трое", "en": "Best move: victim, then three"},
     "key_don_check": {"ru": "Проверка Дона", "en": "Don's check"},
     "key_sheriff_check": {"ru": "Проверка Шерифа", "en": "Sheriff's check"},
     "key_foul": {"ru": "Фол", "en": "Foul"},

@@ -31,7 +31,7 @@ from gamelog.events import (
 )
 from gamelog.rules import RuleSet
 from gamelog.state import GameState
-from review_ui.console.keymap import BY_KEY, DIGIT_ACTIONS, SEAT, SEATS2, Binding, seat_of
+from review_ui.console.keymap import BY_KEY, DIGIT_ACTIONS, SEAT, SEATS2, SEATS4, Binding, seat_of
 
 UNDO_REASON = "undone at the console"
 CONSOLE_JUDGE = "host console"
@@ -125,6 +125,11 @@ class Marker:
 
     def calls(self) -> list[VoteCall]:
         return [e for e in self._phase_events() if isinstance(e, VoteCall)]
+
+    def last_call(self) -> VoteCall | None:
+        """The latest vote call of this phase (a host's vote belongs to it, CONTRACT.md)."""
+        calls = self.calls()
+        return calls[-1] if calls else None
 
     def open_call(self) -> VoteCall | None:
         """The last vote call when its window has not been closed by "Спасибо" yet."""
@@ -259,6 +264,9 @@ class Marker:
         if binding.kind == SEAT:
             self.pending = Pending(binding, t)
             return Outcome(message=Msg("msg_which_seat", (("what", binding.label),)))
+        if binding.kind == SEATS4:
+            self.pending = Pending(binding, t, (), 4)
+            return Outcome(message=Msg("msg_which_seat", (("what", binding.label),)))
         if binding.kind == SEATS2:
             sp = self.speaker()
             self.pending = Pending(binding, t, (sp.seat,) if sp else (), 1 if sp else 2)
@@ -323,6 +331,15 @@ class Marker:
                 return Outcome(message=Msg("msg_window_open"))
             rnd = "main" if action == "vote_call" else "revote"
             return Outcome((self.build(t, {"type": "vote_call", "candidate": s, "round": rnd}),))
+        if action == "vote":
+            call = self.last_call()
+            if call is None:
+                return Outcome(message=Msg("msg_no_window"))
+            cand: int | str = "all" if call.candidate is None else call.candidate
+            return Outcome((self.build(t, {"type": "vote", "seat": s, "candidate": cand}),))
+        if action == "best_move":
+            victim, suspects = seats[0], list(seats[1:])
+            return Outcome((self.build(t, {"type": "best_move", "seat": victim, "suspects": suspects}),))
         if action == "shot_call":
             return Outcome((self.build(t, {"type": "shot_call", "target": s}),))
         if action in ("don_check", "sheriff_check"):

@@ -268,3 +268,22 @@ def test_press_clock_removes_the_wait_in_the_queue() -> None:
     # an event less delayed than every one before becomes the reference
     assert pc.wait_ms(5_000, 9_990.0) == 0.0
     assert pc.wait_ms(6_000, 11_000.0) == 10.0
+
+
+def test_votes_by_hand_and_the_best_move() -> None:
+    m = Marker(rules_for("club"))
+    marks = press(m, "N D 1 V 7 E Return Space Y 3 Y 5 2 Return N B 4 1 2 3")
+    assert [ty for _, ty, _ in marks][-6:] == [
+        "vote_stop",
+        "vote",
+        "vote",
+        "vote_count",
+        "night",
+        "best_move",
+    ]
+    votes = [e for e in m.events if e.type == "vote"]
+    assert [(v.seat, v.candidate) for v in votes] == [(3, 7), (5, 7)]  # type: ignore[attr-defined]
+    assert m.events[-3].count == 2  # type: ignore[attr-defined]
+    best = m.events[-1]
+    assert (best.seat, best.suspects) == (4, (1, 2, 3))  # type: ignore[attr-defined]
+    assert Marker(rules_for("club")).press_commit("Y", 0).message is not None  # waits for the seat
