@@ -91,7 +91,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--votes", type=int, default=12)
     ap.add_argument("--nights", type=int, default=3)
-    ap.add_argument("--game-days", type=int, default=2, help="days of the tablesim game (0: skip it)")
+    ap.add_argument("--game-days", type=int, default=2, help="days of each tablesim game (0: no games)")
+    ap.add_argument("--game-seeds", default="23,24", help="tablesim random games (seed 11 was used to tune)")
+    ap.add_argument(
+        "--bundle", default=str(Path(__file__).resolve().parents[1] / "sample_videos" / "sample_game")
+    )
     args = ap.parse_args()
     tps = templates()
     for si, sc in enumerate(SCENARIOS[:4]):
@@ -103,20 +107,35 @@ def main() -> int:
             truth += [Spoken(w.kind, w.text, w.onset_ms + off, w.end_ms + off, w.target) for w in ep.words]
             off += len(ep.samples) * 1000.0 / 16000
         score(f"episodes: {sc.name}", np.concatenate([e.samples for e in eps]), truth, tps)
-    if args.game_days:
+    nums = {w.capitalize() + ".": k for k, w in enumerate(NUMBER_WORDS)}
+    for seed in [int(x) for x in args.game_seeds.split(",") if x] if args.game_days else []:
         from tablesim.build import Knobs, prepare, voice
         from tablesim.randomgame import random_script
 
-        script = random_script(11, days=args.game_days, length="full")
+        script = random_script(seed, days=args.game_days, length="full")
         knobs = Knobs()
         _scene, perf, marks, _out = prepare(script, knobs)
         sound, spoken = voice(script, perf, marks, knobs)
-        nums = {w.capitalize() + ".": k for k, w in enumerate(NUMBER_WORDS)}
         truth = [
             Spoken(s["kind"], s["text"], float(s["onset_ms"]), float(s["end_ms"]), nums.get(s["text"]))
             for s in spoken
         ]
-        score(f"tablesim game ({args.game_days} days, full)", to16k(sound.astype(np.float64)), truth, tps)
+        name = f"tablesim game {seed} ({args.game_days} days)"
+        score(name, to16k(sound.astype(np.float64)), truth, tps)
+    bundle = Path(args.bundle)
+    if (bundle / "truth.json").is_file():
+        import json
+
+        from vision.onsets import read_audio
+
+        doc = json.loads((bundle / "truth.json").read_text(encoding="utf-8"))
+        audio = read_audio([bundle / "video.mp4"])
+        assert audio is not None, f"{bundle}: no audio"
+        truth = [
+            Spoken(s["kind"], s["text"], float(s["onset_ms"]), float(s["end_ms"]), nums.get(s["text"]))
+            for s in doc["speech"]
+        ]
+        score(f"{bundle.name} (AAC, end to end)", audio.samples, truth, tps)
     return 0
 
 

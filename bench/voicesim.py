@@ -175,9 +175,7 @@ def night_episode(sc: Scenario, seed: int, *, speed: int = 165, pitch: int = 50)
     on, end = m.host("Мафия выходит на охоту.", 300, _gain(sc, rng))
     words.append(Spoken("hunt", "hunt", on, end))
     for k in range(1, 11):
-        t = 2800 + (k - 1) * 1500 + float(rng.uniform(-60, 60))
-        if sc.speech_before_db > -90:
-            m.player_until(t - float(rng.uniform(0, 300)), sc.speech_before_db, int(rng.integers(10)))
+        t = 2800 + (k - 1) * 1500 + float(rng.uniform(-60, 60))  # (players are silent at night)
         on, end = m.host(f"{NUMBER_WORDS[k].capitalize()}.", t, _gain(sc, rng))
         words.append(Spoken("shot_call", NUMBER_WORDS[k], on, end, k))
     m.room(sc)

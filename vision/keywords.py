@@ -13,8 +13,9 @@ Before a game the host says "Спасибо" and the numbers one to ten once; th
 3. Matches below a threshold are candidates; where candidates of different words overlap, the best one
    wins. A match far quieter than the template is another voice, not the host.
 4. "Спасибо" becomes a proposed ``vote_stop``. A number becomes a proposed ``shot_call`` only inside an
-   ascending run of at least :data:`MIN_RUN` numbers called 0.7–3 s apart (a night's "один, два, три…"):
-   a single number is as likely the announced vote count or "игрок номер семь".
+   ascending run of at least :data:`MIN_RUN` numbers called 0.7–3 s apart (a night's "один, два, три…")
+   whose median score passes the strict threshold: a single number is as likely the announced vote count
+   or "игрок номер семь", and loose matches in a player's speech rarely line up as a run.
 
 Proposals are ``proposed_window`` events (``src`` "audio", ``kind`` "vote_stop" or "shot_call", ``t`` the
 word's onset, ``until`` its end, extra ``word``, ``target``, ``conf``). They change nothing until a host or a
@@ -49,6 +50,7 @@ THRESHOLD = {"vote_stop": 8.0, "shot_call": 10.0}
 CONF_SCALE = 0.8  # conf = logistic((threshold - score) / CONF_SCALE)
 MAX_QUIETER_DB = 14.0  # a match this much quieter than the template is not the host
 MIN_RUN = 3  # numbers in an ascending run before they are proposed as shot calls
+RUN_MEDIAN_MAX = 8.0  # ... and the run's median score must pass the strict threshold
 RUN_GAP_MS = (700.0, 3000.0)  # between consecutive numbers of a run
 CHUNK = 24000  # recording frames per DTW pass (4 minutes), overlapping by twice the longest template
 
@@ -358,7 +360,7 @@ def spot_marks(audio: Audio, templates: list[Template]) -> list[Event]:
     matches = spot(audio, templates)
     chosen = [m for m in matches if m.kind == "vote_stop"]
     for run in _runs([m for m in matches if m.kind == "shot_call"]):
-        if len(run) >= MIN_RUN:
+        if len(run) >= MIN_RUN and float(np.median([m.score for m in run])) <= RUN_MEDIAN_MAX:
             chosen += run
     out: list[Event] = []
     for m in sorted(chosen, key=lambda m: m.start_ms):

@@ -1,16 +1,29 @@
 """The host's voice as the clock: the onset of the spoken word behind each ``vote_stop`` and ``shot_call``.
 
 A host presses "Спасибо" 150–300 ms after saying it. For each such keystroke the analyser looks at the
-second of audio before it and finds where the word started:
+audio around it and finds where the word started:
 
-1. A short-time envelope (10 ms windows, 2.5 ms hop) of the signal and of its pre-emphasised version
-   (which lifts the soft fricative "с" of "Спасибо" and "семь" above low-frequency room noise).
-2. The room's noise floor is a low percentile of the envelope over the few seconds before the mark.
-3. The word is the last run of "loud" frames (above the floor by :data:`SPEECH_DB`, short stop-consonant
-   gaps bridged) that is under way at the keystroke; its onset is refined to the sample: the first
-   sample, scanning back from the run's start, after which the signal stays above the noise.
-4. A word that does not stand clear of the noise, or runs back to the start of the search (no silence
-   before it), gives no onset: no event, never a guess.
+1. Band energies (20 ms windows, 2.5 ms hop) in two bands: 150–3000 Hz (voiced sounds) and 3–7.8 kHz
+   (the hiss of "с", "ш", "ч" and the bursts of "т", "п"), each in dB.
+2. The word's own level: each band's peak from 450 ms before the keystroke to 250 ms after it. The
+   room's level: each band's noise floor (10th percentile over the 2 s before) and the background just
+   before the word (80th percentile from 1000 to 400 ms before the keystroke: silence, murmur, a voice).
+3. A frame belongs to the word when, in some band, it is within 24 dB of the word's peak, 8 dB above the
+   floor and 6 dB above the background (that bar never closer than 15 dB to the peak). Other voices well under
+   the host's level do not join the word, whatever the room's noise.
+4. From the word's loud body (the first frame within 8 dB of its peak from 400 ms before the keystroke),
+   walk back through its segments (word-like runs split by stop closures up to 50 ms). A leading segment
+   is another voice running into the word, and the walk stops, when it never comes within 22 dB of the
+   peak, when it is weak (under -14 dB) behind a gap of 30 ms, or when it is a long (40 ms) stretch of
+   low-frequency sound behind a gap of 15 ms (the host's own leading bursts are short, or hiss).
+5. No onset — no event, never a guess — when the word does not start between 450 and 40 ms before the
+   keystroke, when less than 30 ms of quiet precede it, when the 150 ms before it are not 18 dB under the word
+   (a voice ran into it), or when the word's peak stands less than 26 dB above the noise floor (its
+   soft first sound, 20–25 dB under its peak, may be under the noise).
+6. The onset is refined to the sample: within the first word frame, the first sample whose magnitude
+   exceeds 1.3 times what the 40 ms before it reached.
+
+Measured in ``bench/bench_onsets.py`` (``bench/RESULTS.md``, "Host voice onsets").
 """
 
 from __future__ import annotations
@@ -25,6 +38,10 @@ import numpy.typing as npt
 from gamelog.events import Event, ShotCall, SpeechOnset, VoteStop
 
 RATE = 16000
+FRAME = 320  # 20 ms analysis window at 16 kHz (longer than two pitch periods: no ripple)
+HOP = 40  # 2.5 ms
+NFFT = 512
+BANDS_HZ = ((150.0, 3000.0), (3000.0, 7800.0))  # voiced sounds / fricatives and bursts ("с", "ш", "т")
 WIN_MS, HOP_MS = 10.0, 2.5
 SEARCH_MS = 450  # the word starts at most this long before the keystroke (a host lags 150–300 ms)
 ANCHOR_MS = 400  # the word's loud body is under way from at most this long before the keystroke
@@ -32,20 +49,24 @@ FLOOR_MS = 2000  # estimate the band noise floors over this much before the keys
 AFTER_MS = 250  # the word goes on after the keystroke: its peak level is looked for up to here
 WORD_BEFORE_MS = 450  # ... and from here before the keystroke
 MIN_LAG_MS = 40  # the word starts at least this long before the keystroke
+MIN_SNR_DB = 26.0  # the word's peak stands this far above the noise floor (in its best band)
 MIN_BAND_SNR_DB = 15.0  # a band whose word peak stands less than this above its floor is not used
 FLOOR_MARGIN_DB = 8.0  # a frame counts in a band only this far above the band's floor
-WORD_DB = np.array([24.0, 24.0])  # a frame within this of the word's peak (per band) belongs to the word
+WORD_DB = 24.0  # a frame within this of the word's peak (in some band) belongs to the word
 BODY_DB = 8.0  # a frame within this of the peak is the word's body (the anchor)
-GAP_BRIDGE_MS = 70  # stop consonants ("п", "б", "т") silence a word this long at most
+GAP_BRIDGE_MS = 50  # stop consonants ("п", "б", "т") silence a word this long at most
 SEGMENT_DB = 22.0  # a segment of the word comes within this of its peak somewhere
 BG_FROM_MS, BG_TO_MS = 1000, 400  # the background level is the median over this stretch before the key
-BG_MARGIN_DB = 8.0  # a word-like frame stands this far above the background (in some band)
+BG_PERCENTILE = 80.0  # the background: this percentile over that stretch (murmur at its loud moments)
+BG_MARGIN_DB = 6.0  # a word-like frame stands this far above the background (in some band)
+MAX_BAR_DB = 15.0  # ... but the bar is never closer than this to the word's peak
 LONG_GAP_MS, SEGMENT_LONG_GAP_DB = 30.0, 14.0  # ... and behind a gap this long, within this
 MIN_DEPTH_DB = 18.0  # ... by at least this much (median, in the band where it is closest to the word)
+SHORT_GAP_MS, LONG_SEGMENT_MS, LF_HEAVY_DB = 15.0, 40.0, 6.0  # ... and a long low-frequency one behind a gap
 PRE_MS = 150  # the stretch before the onset that must be quieter than the word
 MIN_SILENCE_MS = 30  # a word's onset must follow at least this much quiet
 ANALYSER = "mafiacam-onsets"
-VERSION = "0.2"
+VERSION = "0.3"
 
 
 @dataclass(frozen=True)
@@ -116,12 +137,6 @@ def read_audio(paths: Sequence[Path]) -> Audio | None:
     return Audio(out_arr, start)
 
 
-FRAME = 320  # 20 ms analysis window at 16 kHz (longer than two pitch periods: no ripple)
-HOP = 40  # 2.5 ms
-NFFT = 512
-BANDS_HZ = ((150.0, 3000.0), (3000.0, 7800.0))  # voiced sounds / fricatives and bursts ("с", "ш", "т")
-
-
 def band_envelopes(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     """Short-time band energies in dB, shape (frames, bands); frame ``i`` starts at sample ``i * HOP``."""
     if len(x) < FRAME:
@@ -135,6 +150,47 @@ def band_envelopes(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
         sel = (freqs >= lo) & (freqs < hi)
         out[:, k] = 10.0 * np.log10(spec[:, sel].sum(axis=1) + 1e-10)
     return out
+
+
+def _word_start(
+    anchor: int, wordlike: npt.NDArray[np.bool_], h: npt.NDArray[np.float64], rel: npt.NDArray[np.float64]
+) -> int:
+    """Walk back from the word's body through its segments (word-like runs split by short gaps: stop
+    closures) to its first frame. A leading segment is another voice running into the word, and the walk
+    stops there, when it never comes near the word's peak, or is weak behind a longer gap, or is a long
+    stretch of low-frequency sound behind a gap (the host's own leading bursts are short or hiss)."""
+    bridge = round(GAP_BRIDGE_MS * RATE / 1000 / HOP)
+    long_gap = round(LONG_GAP_MS * RATE / 1000 / HOP)
+    short_gap = round(SHORT_GAP_MS * RATE / 1000 / HOP)
+    long_seg = round(LONG_SEGMENT_MS * RATE / 1000 / HOP)
+    start = anchor
+    while start > 0:
+        while start > 0 and wordlike[start - 1]:
+            start -= 1  # to the start of the current segment
+        # the gap before it, and the segment before the gap
+        j = start - 1
+        while j >= 0 and not wordlike[j] and start - 1 - j < bridge + 1:
+            j -= 1
+        gap = start - 1 - j
+        if j < 0 or not wordlike[j] or gap > bridge:
+            break
+        seg_end = j
+        while j > 0 and wordlike[j - 1]:
+            j -= 1
+        seg = slice(j, seg_end + 1)
+        seg_max = float(h[seg].max())
+        finite = np.isfinite(rel[seg]).all(axis=1)
+        lf_heavy = (
+            bool(finite.any()) and float(np.mean(rel[seg][finite, 0] - rel[seg][finite, 1])) > LF_HEAVY_DB
+        )
+        if seg_max <= -SEGMENT_DB:
+            break
+        if gap >= long_gap and seg_max <= -SEGMENT_LONG_GAP_DB:
+            break
+        if gap >= short_gap and seg_end + 1 - j >= long_seg and lf_heavy:
+            break
+        start = j
+    return start
 
 
 def find_onset(audio: Audio, key_ms: float) -> Onset | None:
@@ -165,39 +221,23 @@ def find_onset(audio: Audio, key_ms: float) -> Onset | None:
     # The background just before the word (silence, murmur or a voice): a frame is word-like in a band only
     # well above it, so that murmur under the host's level does not join the word.
     bg_sel = (t_of >= key_i - BG_FROM_MS * RATE / 1000) & (t_of <= key_i - BG_TO_MS * RATE / 1000)
-    bg = np.median(env[bg_sel], axis=0) if bg_sel.sum() >= 8 else floor
+    bg = np.percentile(env[bg_sel], BG_PERCENTILE, axis=0) if bg_sel.sum() >= 8 else floor
+    # (A voice as loud as the word before it raises the bar at most to 15 dB under the word's peak; whether
+    # it ran into the word is judged below, by the quiet before the onset.)
+    bg = np.minimum(bg, peak - BG_MARGIN_DB - MAX_BAR_DB)
     thr = np.maximum(np.maximum(peak - WORD_DB, floor + FLOOR_MARGIN_DB), bg + BG_MARGIN_DB)
-    clear = use & (peak - bg >= MIN_BAND_SNR_DB)
-    if not clear.any():
-        return None  # the word does not stand out of what was there before it
-    wordlike = ((env > thr[None, :]) & clear[None, :]).any(axis=1)
+    wordlike = ((env > thr[None, :]) & use[None, :]).any(axis=1)
     # Anchor: the word's body under way at the keystroke (its first strong frame).
     near = (t_of >= key_i - ANCHOR_MS * RATE / 1000) & (t_of <= b)
     strong = np.nonzero((h > -BODY_DB) & near)[0]
     if len(strong) == 0:
         return None
     i = int(strong[0])
-    # Walk back through the word's segments (word-like runs split by short gaps: stop closures). A leading
-    # segment that never comes near the word's peak, or a weak one behind a longer gap, is another voice
-    # running into the word: not the word.
+    start = _word_start(i, wordlike, h, rel)
     bridge = round(GAP_BRIDGE_MS * RATE / 1000 / HOP)
-    long_gap = round(LONG_GAP_MS * RATE / 1000 / HOP)
-    start, quiet, gap, seg_max = i, 0, 0, float(h[i])
-    while i > 0:
-        i -= 1
-        if wordlike[i]:
-            if quiet:
-                seg_max, gap = float(h[i]), quiet  # a new segment begins (going back)
-            seg_max = max(seg_max, float(h[i]))
-            quiet = 0
-            weak = seg_max <= -SEGMENT_DB or (gap >= long_gap and seg_max <= -SEGMENT_LONG_GAP_DB)
-            if not weak:
-                start = i
-            continue
-        quiet += 1
-        if quiet > bridge:
-            break
     first_t = audio.time(t_of[start])
+    if first_t > key_ms - MIN_LAG_MS:
+        return None  # the word under way at the keystroke started after it: not this mark's word
     if first_t < key_ms - SEARCH_MS:
         return None  # no quiet before the word within reach: a voice ran into it
     before = h[max(0, start - round(PRE_MS * RATE / 1000 / HOP)) : start]
@@ -205,6 +245,9 @@ def find_onset(audio: Audio, key_ms: float) -> Onset | None:
     silence_ms = quiet_frames * HOP * 1000.0 / RATE
     if len(before) == 0 or silence_ms < MIN_SILENCE_MS:
         return None
+    snr_db = float(snr[use].max())
+    if snr_db < MIN_SNR_DB:
+        return None  # the word's soft first sound (20–25 dB under its peak) may be under the noise
     depth = float(-np.median(before)) if np.isfinite(np.median(before)) else 60.0
     if depth < MIN_DEPTH_DB:
         return None  # something nearly as loud as the word ran right up to it: no clean onset
@@ -218,9 +261,8 @@ def find_onset(audio: Audio, key_ms: float) -> Onset | None:
     over = np.nonzero(np.abs(win) > thr)[0]
     first = s0 + (int(over[0]) if len(over) else FRAME // 2)
     t = audio.time(a + first)
-    snr_db = float(snr[use].max())
     conf = float(1.0 / (1.0 + np.exp(-(min(depth, snr_db) - 14.0) / 3.0))) * float(
-        min(1.0, silence_ms / 60.0)
+        min(1.0, silence_ms / 40.0)
     )
     return Onset(t=t, conf=round(conf, 3), snr_db=round(snr_db, 1), silence_ms=silence_ms)
 

@@ -33,24 +33,22 @@ from vision.keywords import (
 from vision.onsets import RATE, Audio
 
 
-def espeak(text: str, *, speed: int = 165, pitch: int = 50) -> np.ndarray:
-    from tablesim.audio import SAMPLE_RATE, synthesize
+def espeak(text: str, *, speed: int = 165, pitch: int = 50) -> tuple[np.ndarray, int]:
+    """The clip at 16 kHz (peak 0.5) and its true onset sample (tablesim's definition, on the raw clip)."""
+    from tablesim.audio import SAMPLE_RATE, onset_index, synthesize
 
     clip = synthesize(text, speed=speed, pitch=pitch)  # fails loudly when espeak-ng is missing
     k = SAMPLE_RATE // RATE
+    on = onset_index(clip) // k
     clip = clip[: len(clip) // k * k].reshape(-1, k).mean(axis=1)
-    return (clip * 0.5 / np.abs(clip).max()).astype(np.float32)
-
-
-def first_above(clip: np.ndarray, frac: float = 0.04) -> int:
-    return int(np.nonzero(np.abs(clip) > frac)[0][0])
+    return (clip * 0.5 / np.abs(clip).max()).astype(np.float32), on
 
 
 def host_templates(words: list[str]) -> list[Template]:
     """Templates said by the same voice as the game, but slower and higher (never the same twice)."""
     out = []
     for w in words:
-        x = trim(espeak(f"{w.capitalize()}.", speed=135, pitch=62))
+        x = trim(espeak(f"{w.capitalize()}.", speed=135, pitch=62)[0])
         if w == "спасибо":
             out.append(Template(w, "vote_stop", None, x))
         else:
@@ -64,8 +62,8 @@ def stretch(with_thanks: bool, seed: int = 3) -> tuple[Audio, float]:
     x = (rng.standard_normal(30 * RATE) * 10 ** (-52 / 20)).astype(np.float32)
 
     def put(text: str, at_ms: float, gain: float = 1.0, voice_kw: dict[str, int] | None = None) -> float:
-        clip = espeak(text, **(voice_kw or {})) * np.float32(gain)
-        on = first_above(clip / gain)
+        clip, on = espeak(text, **(voice_kw or {}))
+        clip = clip * np.float32(gain)
         i = round(at_ms * RATE / 1000) - on
         x[i : i + len(clip)] += clip
         return (i + on) * 1000.0 / RATE
@@ -107,8 +105,7 @@ def test_a_nights_numbers_become_shot_calls_with_their_targets() -> None:
     x = (rng.standard_normal(12 * RATE) * 10 ** (-50 / 20)).astype(np.float32)
     truth = {}
     for k in range(1, 6):
-        clip = espeak(f"{NUMBER_WORDS[k - 1].capitalize()}.")
-        on = first_above(clip)
+        clip, on = espeak(f"{NUMBER_WORDS[k - 1].capitalize()}.")
         i = round((1000 + 1500 * (k - 1)) * RATE / 1000) - on
         x[i : i + len(clip)] += clip
         truth[k] = (i + on) * 1000.0 / RATE
