@@ -82,6 +82,11 @@ def task_s(rep: BatchReport) -> float:
     return sum(r.wall_s for r in rep.results)
 
 
+def cpu_s(rep: BatchReport) -> float:
+    """Sum over bundles of the analysing processes' CPU time."""
+    return sum(r.cpu_s for r in rep.results)
+
+
 def outputs(root: Path) -> dict[str, bytes]:
     return {
         f"{b.name}/{n}": (b / n).read_bytes()
@@ -132,7 +137,12 @@ def main() -> int:
     for name, kw in (("local-1", {"workers": 1}), ("local-2", {"workers": 2})):
         root = fresh_archive(work, name, sources)
         rep, wall = run(root, **kw)
-        results[name] = {"video_s": rep.video_ms / 1000, "wall_s": wall, "task_s": task_s(rep)}
+        results[name] = {
+            "video_s": rep.video_ms / 1000,
+            "wall_s": wall,
+            "task_s": task_s(rep),
+            "cpu_s": cpu_s(rep),
+        }
         written[name] = outputs(root)
         print(f"{name}: {rep.video_ms / 1000:.0f} s of video in {wall:.1f} s", file=sys.stderr)
 
@@ -148,6 +158,7 @@ def main() -> int:
         "video_s": rep.video_ms / 1000,
         "wall_s": wall,
         "task_s": task_s(rep),
+        "cpu_s": cpu_s(rep),
         "cluster_up_s": up,
         "cluster_down_s": down,
     }
@@ -158,11 +169,17 @@ def main() -> int:
     print(
         f"\n{args.games} games, {args.size} at {args.fps} fps, {results['local-1']['video_s']:.0f} s of video"
     )
-    print(f"{'engine':<10} {'wall s':>8} {'h video / h':>12} {'vs 1 worker':>12} {'sum of tasks s':>15}")
+    print(
+        f"{'engine':<10} {'wall s':>8} {'h video / h':>12} {'vs 1 worker':>12} {'sum of tasks s':>15} "
+        f"{'task CPU s':>11}"
+    )
     for name, r in results.items():
         thr = r["video_s"] / r["wall_s"]
         r["throughput"] = thr
-        print(f"{name:<10} {r['wall_s']:>8.1f} {thr:>12.2f} {thr / base:>11.2f}x {r['task_s']:>15.1f}")
+        print(
+            f"{name:<10} {r['wall_s']:>8.1f} {thr:>12.2f} {thr / base:>11.2f}x {r['task_s']:>15.1f} "
+            f"{r['cpu_s']:>11.1f}"
+        )
     over = results["dask-2"]["wall_s"] / results["local-2"]["wall_s"] - 1
     d = results["dask-2"]
     print(
