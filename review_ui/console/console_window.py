@@ -116,6 +116,14 @@ class ConsoleWindow(QMainWindow):
             bar.addWidget(button)
         self.calib_hint = QLabel()
         self.calib_hint.setWordWrap(True)
+        self.notice_label = QLabel()
+        self.notice_label.setWordWrap(True)
+        self.notice_label.setStyleSheet("color: #c0211b; font-weight: bold")
+        self.notice_label.setVisible(False)
+        self._notice_timer = QTimer(self)
+        self._notice_timer.setSingleShot(True)
+        self._notice_timer.setInterval(30_000)
+        self._notice_timer.timeout.connect(lambda: self.notice_label.setVisible(False))
 
         # panels
         self.phase = PhasePanel(model, language)
@@ -136,6 +144,7 @@ class ConsoleWindow(QMainWindow):
         ll.setContentsMargins(0, 0, 0, 0)
         ll.addLayout(bar)
         ll.addWidget(self.view, 1)
+        ll.addWidget(self.notice_label)
         ll.addWidget(self.calib_hint)
         ll.addWidget(self.legend)
         split = QSplitter(Qt.Orientation.Horizontal)
@@ -243,8 +252,11 @@ class ConsoleWindow(QMainWindow):
         self.model.say(Msg("msg_write_failed", (("id", ev_id), ("error", error))))
 
     def _on_notice(self, n: Notice) -> None:
-        """The recorder's news (source lost or back, disk low, ffmpeg restarted) in the message line."""
-        self.model.say(Msg("recorder_notice", (("kind", n.kind), ("message", n.message))))
+        """The recorder's news (source lost or back, disk low, frames dropped, ffmpeg restarted) in red
+        under the picture for half a minute."""
+        self.notice_label.setText(ctr(self.lang, "recorder_notice", kind=n.kind, message=n.message))
+        self.notice_label.setVisible(True)
+        self._notice_timer.start()
 
     def stop_recording(self) -> None:
         if self.bridge.running:

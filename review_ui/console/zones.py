@@ -145,9 +145,9 @@ def propose_layout(frame_size: tuple[int, int], seats: int = 10, table: Table | 
 
 
 def best_proposal(frame_size: tuple[int, int], seats: int = 10, frame: Any = None) -> Layout:
-    """``vision.layout_helper.propose_layout(frame, seats=...)`` when that module exists and gives a
-    layout for this frame size; else :func:`propose_layout` around the table found in ``frame`` (an
-    RGB array of the picture, any size), or around the default ellipse."""
+    """``vision.layout_helper.propose_layout(frame, seats=...)`` (scaled to ``frame_size``) when that
+    module exists and finds the table; else :func:`propose_layout` around the table found in ``frame``
+    (an RGB array of the picture, any size), or around the default ellipse."""
     table = estimate_table(frame, frame_size) if isinstance(frame, np.ndarray) and frame.ndim == 3 else None
     try:
         helper = importlib.import_module("vision.layout_helper")
@@ -160,8 +160,9 @@ def best_proposal(frame_size: tuple[int, int], seats: int = 10, frame: Any = Non
         lay = fn(frame, seats=seats)
     except Exception:  # a helper that cannot read this picture: fall back to the plain proposal
         return propose_layout(frame_size, seats, table)
-    if isinstance(lay, Layout) and lay.frame_size == frame_size:
-        return lay
+    if isinstance(lay, Layout) and len(lay.seats) == seats:
+        # the helper works in the pixels of the frame it saw (the small live frame): scale to the video's
+        return lay if lay.frame_size == frame_size else scale_layout(lay, frame_size)
     return propose_layout(frame_size, seats, table)
 
 
