@@ -53,6 +53,7 @@ class PlayerModel(QObject):
         self._speed = 1.0
         self._direction = 1
         self._last_request = -1
+        self._accept_from = -1  # frames for older requests are dropped while paused
         self._target_ms = 0  # the last position asked for (jumps add to it, so quick presses add up)
         self._anchor: tuple[float, float] = (0.0, 0.0)  # (clock seconds, media ms) when playback (re)started
         self._timer = QTimer(self)
@@ -122,11 +123,20 @@ class PlayerModel(QObject):
         self.playing_changed.emit(True)
 
     def pause(self) -> None:
+        """Stop on the frame on screen: a frame still being decoded for a later time is not shown."""
+        self._stop(settle=True)
+
+    def _stop(self, settle: bool) -> None:
         if not self._playing:
             return
         self._playing = False
         self._timer.stop()
         self._target_ms = self.position_ms
+        if settle:
+            # newest request wins: the worker settles on the frame on screen, and anything decoded for
+            # an earlier request and still on its way is dropped in _on_frame
+            self._last_request = self._source.request_seek(self.position_ms)
+            self._accept_from = self._last_request
         self.playing_changed.emit(False)
 
     def toggle_play(self) -> None:
@@ -199,7 +209,7 @@ class PlayerModel(QObject):
             self._target_ms = target
             self._last_request = self._source.request_seek(target)
         if at_end or at_start:
-            self.pause()
+            self._stop(settle=False)  # the frame asked for last (the first or last one) is the one to show
             self._target_ms = target
 
     def _clamp(self, t: int) -> int:
@@ -209,6 +219,9 @@ class PlayerModel(QObject):
 
     # -- from the frame source ------------------------------------------------------------------------
     def _on_frame(self, frame: ShownFrame) -> None:
+        stale = frame.request_id < self._accept_from
+        if stale and not self._playing and (self._frame is None or frame.pts_ms != self._frame.pts_ms):
+            return  # decoded for a time asked before the pause: the picture stays where it stopped
         self._frame = frame
         if not self._playing and frame.request_id >= self._last_request:
             self._target_ms = frame.pts_ms  # settled: later jumps start from the frame on screen
