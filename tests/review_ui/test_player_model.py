@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from PySide6.QtCore import QObject, Signal
+from PySide6.QtGui import QImage
 from pytestqt.qtbot import QtBot
 
-from review_ui.decoder_worker import DecoderWorker, ShownFrame
+from review_ui.decoder_worker import DecoderWorker, ShownFrame, TimelineInfo
 from review_ui.player_model import SPEEDS, PlayerModel
 from tests.review_ui.conftest import qimage_number
 
@@ -127,3 +129,46 @@ def test_jkl_and_speed_steps(qtbot: QtBot, worker: DecoderWorker) -> None:
     assert model.speed == SPEEDS[0] == 0.1
     model.toggle_play()
     assert not model.playing
+
+
+class FakeSource(QObject):
+    """Stands in for the decoder so the test decides when (and in which order) frames arrive."""
+
+    frame_ready = Signal(object)
+    info_changed = Signal(object)
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.requests: list[tuple[str, int]] = []
+
+    def request_seek(self, t_ms: int) -> int:
+        self.requests.append(("seek", t_ms))
+        return len(self.requests)
+
+    def request_step(self, frames: int) -> int:
+        self.requests.append(("step", frames))
+        return len(self.requests)
+
+    def deliver(self, pts_ms: int, request_id: int) -> None:
+        image = QImage(8, 8, QImage.Format.Format_RGB888)
+        self.frame_ready.emit(ShownFrame(image, pts_ms, None, 0, request_id))
+
+
+def test_pause_settles_on_the_frame_on_screen() -> None:
+    clock = FakeClock()
+    source = FakeSource()
+    model = PlayerModel(source, clock)
+    source.info_changed.emit(TimelineInfo(0, 10_000, 25.0, (8, 8), (), True))
+    source.deliver(0, 0)
+    model.play()
+    clock.now += 0.5
+    model.tick()
+    assert source.requests[-1] == ("seek", 500)
+    model.pause()
+    assert source.requests[-1] == ("seek", 0)  # settle where the picture is
+    source.deliver(480, 1)  # decoded for the tick before the pause, arriving late
+    assert model.position_ms == 0
+    source.deliver(0, 2)
+    assert model.position_ms == 0 and not model.playing
+    model.step(1)
+    assert source.requests[-1] == ("step", 1)
