@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 
 import cv2
@@ -16,6 +18,7 @@ from review_ui.console.keymap import BINDINGS, legend, seat_of, token_for
 from review_ui.console.marking import LIMIT_FIELD, Marker
 from review_ui.console.press_time import PressClock
 from review_ui.console.zones import (
+    best_proposal,
     estimate_table,
     hit_test,
     move_vertex,
@@ -287,3 +290,25 @@ def test_votes_by_hand_and_the_best_move() -> None:
     best = m.events[-1]
     assert (best.seat, best.suspects) == (4, (1, 2, 3))  # type: ignore[attr-defined]
     assert Marker(rules_for("club")).press_commit("Y", 0).message is not None  # waits for the seat
+
+
+def test_the_vision_helper_s_proposal_is_scaled_to_the_video(monkeypatch: pytest.MonkeyPatch) -> None:
+    seen: list[tuple[int, ...]] = []
+
+    def helper(frame: np.ndarray, *, seats: int = 10) -> object:  # stands in for vision.layout_helper
+        seen.append(frame.shape)
+        return propose_layout((frame.shape[1], frame.shape[0]), seats)
+
+    monkeypatch.setitem(sys.modules, "vision.layout_helper", types.SimpleNamespace(propose_layout=helper))
+    small = np.zeros((360, 640, 3), np.uint8)
+    lay = best_proposal((1920, 1080), 10, small)
+    assert seen == [(360, 640, 3)] and lay.frame_size == (1920, 1080)
+    want = propose_layout((640, 360)).seat(4).table_zone
+    got = [c for p in lay.seat(4).table_zone for c in p]
+    assert got == pytest.approx([c * 3 for p in want for c in p])
+
+    def failing(frame: np.ndarray, *, seats: int = 10) -> object:
+        raise ValueError("no table in this frame")
+
+    monkeypatch.setitem(sys.modules, "vision.layout_helper", types.SimpleNamespace(propose_layout=failing))
+    assert best_proposal((1920, 1080), 10, small).frame_size == (1920, 1080)  # the console's own

@@ -19,7 +19,7 @@ from pytestqt.qtbot import QtBot
 from gamelog.bundle import read_game
 from gamelog.events import HandDown
 from gamelog.layout import read_layout
-from recorder.session import RecorderConfig
+from recorder.session import Notice, RecorderConfig
 from recorder.sources import TestPatternSource
 from review_ui.console.console_window import ConsoleWindow
 from review_ui.console.launch import open_console
@@ -259,3 +259,10 @@ def test_a_mark_the_disk_refuses_is_reported_and_forgotten(
     qtbot.waitUntil(lambda: len(read_events(console.bundle)) == 2, timeout=WAIT)
     day = read_events(console.bundle)[1]
     assert (day["type"], day["n"], day["id"]) == ("day", 1, "h0003")
+
+
+def test_recorder_notices_show_in_red_under_the_picture(qtbot: QtBot, console: ConsoleWindow) -> None:
+    assert not console.notice_label.isVisible()
+    console.bridge.notice.emit(Notice(1234, "source_lost", "/dev/video0: no frame for 2 s"))
+    qtbot.waitUntil(lambda: console.notice_label.isVisible(), timeout=WAIT)
+    assert "source_lost" in console.notice_label.text() and "/dev/video0" in console.notice_label.text()
