@@ -75,6 +75,18 @@ def test_file_source_plays_as_if_live(clip: Path) -> None:
     assert isinstance(audio, FileAudio) and audio.offset_s == pytest.approx(1.0, abs=1e-3)
 
 
+def test_file_source_at_double_speed(clip: Path) -> None:
+    clock = ManualClock()
+    src = FileSource(clip, speed=2.0, clock=clock)
+    src.open()
+    t_open = clock.monotonic()
+    frames = [src.read() for _ in range(31)]
+    src.close()
+    assert frames[30].t - t_open == pytest.approx(1.0 / 2, abs=1e-6)  # 30 frames of 1/30 s, twice as fast
+    assert frames[30].source_pts == pytest.approx(1.0, abs=1e-3)
+    assert src.audio_for(frames[0]) is None  # audio passes through only at real speed
+
+
 def test_file_source_fast_and_looping(clip: Path) -> None:
     clock = ManualClock()
     src = FileSource(clip, speed=None, loop=True, clock=clock)
