@@ -17,7 +17,7 @@ from recorder.camera import CameraSource
 from recorder.inspect import check_bundle
 from recorder.session import Notice, RecorderConfig, RecordingSession
 from recorder.sources import FileSource, TestPatternSource
-from recorder.timebase import read_timeline
+from recorder.timebase import ManualClock, read_timeline
 from recorder.writer import EncoderSettings, SegmentWriter
 from tests.recorder.conftest import FlakySource
 
@@ -256,3 +256,27 @@ def test_an_existing_bundle_is_never_overwritten(tmp_path: Path) -> None:
     with pytest.raises(BundleError, match="a bundle already exists"):
         RecordingSession(bundle, src, config()).start()
     assert (bundle / "game.json").read_bytes() == before
+
+
+def test_marks_and_start_time_follow_the_injected_clock(tmp_path: Path) -> None:
+    clock = ManualClock(start=500.0, wall_start=1_800_000_000.0)
+    src = TestPatternSource((160, 96), 30.0, clock=clock, realtime=False)
+    s = RecordingSession(tmp_path / "g", src, config(), clock=clock)
+    s.start()
+    try:
+        clock.advance(2.5)
+        first = s.mark({"type": "vote_call", "candidate": 4, "round": "main"})
+        clock.advance(0.25)
+        second = s.mark({"type": "vote_stop"})
+        third = s.mark({"type": "vote_count", "candidate": 4, "count": 3}, t_ms=2900)
+        time.sleep(0.3)
+    finally:
+        s.stop()
+    assert (first.t, second.t, third.t) == (2500, 2750, 2900)
+    assert [e.t for e in load_bundle(tmp_path / "g").events] == [2500, 2750, 2900]
+    game = json.loads((tmp_path / "g" / "game.json").read_text())
+    assert game["started_at"] == "2027-01-15T08:00:00.000+00:00"
+    # frames carry the source's capture times on the same clock: 1/30 s apart from the start
+    (chk,) = check_bundle(tmp_path / "g")
+    assert chk.first_ms == 0 and chk.frames > 3
+    assert chk.last_ms == round((chk.frames - 1) * 1000 / 30)
