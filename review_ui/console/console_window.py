@@ -8,6 +8,7 @@ paints the newest tap frame at about 14 fps; the recorder runs on its own thread
 
 from __future__ import annotations
 
+import threading
 import time
 from pathlib import Path
 
@@ -354,5 +355,7 @@ class ConsoleWindow(QMainWindow):
             return False
         if self.live is not None:
             self.live.set_layout(layout)
+        if self.bridge.finished:  # the recording was sealed with the old zones
+            threading.Thread(target=self.bridge.reseal, name="console-reseal", daemon=True).start()
         self.model.say(Msg("layout_saved", (("path", path.name),)))
         return True

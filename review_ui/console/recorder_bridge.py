@@ -26,6 +26,7 @@ from PySide6.QtCore import QObject, Signal
 
 from gamelog.bundle import read_game, write_game
 from gamelog.events import Event
+from recorder import bundle_io
 from recorder.session import Notice, RecorderStatus, RecordingSession
 from recorder.tap import TapFrame
 from review_ui.signals import emit
@@ -90,7 +91,8 @@ class RecorderBridge(QObject):
             self._stopping = True
         self._marks.shutdown(wait=True)  # every mark pressed before Stop is on disk first
         status = self.session.stop(reason) if self.running else self.session.status()
-        self._apply_game()
+        if self._apply_game() and self.running:
+            self.reseal()  # the session sealed game.json as it knew it: seal the names too
         self._quit.set()
         if self._fanout is not None:
             self._fanout.join(timeout=5)
@@ -130,16 +132,30 @@ class RecorderBridge(QObject):
         with contextlib.suppress(RuntimeError):  # stopping: _stop applies it once more
             self._marks.submit(self._apply_game)
 
-    def _apply_game(self) -> None:
+    def _apply_game(self) -> bool:
+        """Write the names and rules into ``game.json``; True when that changed the file."""
         if self._game is None or not (self.session.bundle / "game.json").exists():
-            return
+            return False
         names, rules = self._game
         try:
             info = read_game(self.session.bundle)
             players = tuple(dataclasses.replace(p, name=names.get(p.seat) or p.name) for p in info.players)
-            write_game(self.session.bundle, dataclasses.replace(info, players=players, rules=rules))
+            new = dataclasses.replace(info, players=players, rules=rules)
+            if new == info:
+                return False
+            write_game(self.session.bundle, new)
+            return True
         except Exception as e:
             log.error("game.json not updated: %s", e)
+            return False
+
+    def reseal(self) -> None:
+        """Seal the bundle again (``manifest.json`` covers game.json and layout.json): after the session
+        has stopped, a change to either is sealed here."""
+        try:
+            bundle_io.seal(self.session.bundle)
+        except Exception as e:
+            log.error("%s: not sealed again: %s", self.session.bundle, e)
 
     # ---- frames --------------------------------------------------------------------------------------
 

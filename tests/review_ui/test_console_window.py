@@ -19,6 +19,7 @@ from pytestqt.qtbot import QtBot
 from gamelog.bundle import read_game
 from gamelog.events import HandDown
 from gamelog.layout import read_layout
+from gamelog.manifest import verify
 from recorder.session import Notice, RecorderConfig
 from recorder.sources import TestPatternSource
 from review_ui.console.console_window import ConsoleWindow
@@ -225,6 +226,8 @@ def test_names_and_rules_reach_game_json(qtbot: QtBot, console: ConsoleWindow) -
     assert game.player(1).name == "Анна" and game.player(10).name == "Bob"  # type: ignore[union-attr]
     assert game.player(5).name == "Seat 5"  # type: ignore[union-attr]
     assert game.video  # the recording is in the bundle
+    report = verify(bundle)  # the names were written after the session sealed: sealed again
+    assert report.ok, report
 
 
 def test_record_command_opens_the_console(tmp_path: Path, project_root: Path) -> None:
