@@ -182,8 +182,9 @@ class FileSource:
     """A video file played as if it were a live camera.
 
     ``speed``: 1.0 plays in real time, 2.0 twice as fast, None as fast as frames decode (capture times are
-    then virtual: the file's own pts divided by nothing, spaced as in the file). ``loop`` starts over at
-    the end. The file's audio track passes through when playing at real speed.
+    then virtual: the opening time plus the file's own pts, and the source is not live: the recorder waits
+    for it instead of dropping frames). ``loop`` starts over at the end. The file's audio track passes
+    through when playing at real speed.
     """
 
     def __init__(
