@@ -32,7 +32,11 @@ ACTIVE_MIN_PX = 12
 SETTLE_FRAMES = 2
 TOP_TOLERANCE_PX = 1.0
 RECHECK_FRAMES = 12
-TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to count as placed there
+TABLE_INSIDE = 0.75
+VOTING_SHAPES = (
+    "thumb_up",
+    "fist",
+)  # share of a hand's landmarks inside a table zone for it to count as placed there
 
 
 @dataclass(frozen=True)
@@ -56,6 +60,7 @@ class _ZoneState:
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
+    placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
 
@@ -106,10 +111,12 @@ class ZoneWatcher:
         st = self.state
         out: list[Observation] = []
         if first:
-            # What is already in the zone when the stretch starts is not a new arrival.
+            # What is already in the zone when the stretch starts is not a new arrival. Of those hands, only
+            # a voting shape is followed for a lift: a relaxed hand moving off the table is no lift of a vote.
             hands = self._hands(frame)
             if self.zone == "table_zone":
                 st.resting = hands
+                st.placed = [h for h in hands if h.gesture in VOTING_SHAPES]
             else:
                 st.raised = hands[0] if hands else None
         if changed >= self.active_px:
@@ -151,6 +158,7 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
+        st.placed.extend(arrivals)
         return [self._down(h, st.recheck_t) for h in arrivals]
 
     def _hands(self, frame: npt.NDArray[np.uint8], *, thorough: bool = False) -> list[HandSeen]:
@@ -179,15 +187,26 @@ class ZoneWatcher:
                 arrivals.append(h)
             else:
                 matched_before.add(j)
+        departed = False
         for i, b in enumerate(before):
             if i not in matched_before:
-                out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
-        if not arrivals and not out:
+                departed = True
+                if _placed(b, st.placed):
+                    out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
+        st.placed = [p for p in st.placed if any(p is h for h in before)]
+        if not arrivals and not departed:
             # Something moved and settled, but no hand came or went: look again on the next frames.
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         out.extend(self._down(h, still_from) for h in arrivals)
+        # A hand matched to one seen before keeps its identity (placed or not).
+        for h in now:
+            for j, b in enumerate(before):
+                if j in matched_before and not _moved(b, h) and _placed(b, st.placed):
+                    st.placed.append(h)
+                    break
+        st.placed.extend(arrivals)
         st.resting = now
         return out
 
@@ -222,6 +241,10 @@ class ZoneWatcher:
             t_peak, peak = still_from, now
         st.raised = now
         return [Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)]
+
+
+def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
+    return any(hand is p for p in placed)
 
 
 def _moved(a: HandSeen, b: HandSeen) -> bool:

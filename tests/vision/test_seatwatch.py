@@ -17,8 +17,9 @@ ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float
 class SquareFinder:
     """Finds a bright square inside the zone and calls it a hand of ``owner``."""
 
-    def __init__(self, owner: int = 3) -> None:
+    def __init__(self, owner: int = 3, gesture: str = "thumb_up") -> None:
         self.owner = owner
+        self.gesture = gesture
         self.calls = 0
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
@@ -38,7 +39,7 @@ class SquareFinder:
         return [
             HandSeen(
                 self.owner,
-                "thumb_up",
+                self.gesture,
                 0.9,
                 0.9,
                 (x0, y0, x1, y1),
@@ -180,3 +181,9 @@ def test_no_recheck_forever_when_nothing_arrived() -> None:
     xs = [130] * 3 + [131] * 30  # a resting hand shifts by a pixel: no arrival, a few thorough looks only
     run(xs, finder)
     assert finder.calls <= 1 + 1 + 6 + 1
+
+
+def test_a_relaxed_hand_resting_at_the_start_leaving_is_no_lift() -> None:
+    """Only votes (or voting shapes) are followed for lifts; a hand at rest moving away is not one."""
+    xs = [130] * 5 + [150, 200, 260, 270, 270, 270, 270]
+    assert run(xs, SquareFinder(gesture="palm")) == []
