@@ -144,6 +144,12 @@ class HandFinder:
         out.sort(key=lambda h: (-h.inside, -h.conf))
         return out
 
+    def _near(self, seat: int) -> tuple[int, ...]:
+        """The seat and its two neighbours round the table."""
+        order = list(self.layout.seat_numbers)
+        i = order.index(seat)
+        return (order[i - 1], seat, order[(i + 1) % len(order)])
+
     def raise_owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
         """A hand raised high belongs to the player whose head is under it: raise zones of neighbours overlap
         on camera, heads do not."""
@@ -208,6 +214,8 @@ class HandFinder:
         arm /= norm
         angles: dict[int, float] = {}
         for seat, anchor in self._anchors.items():
+            if seat not in self._near(zone_seat):
+                continue  # an arm reaches into a zone from the seat beside it, not across the table
             to_body = anchor - np.array([cx, cy])
             d = float(np.hypot(*to_body))
             if d < 1e-6:
@@ -235,6 +243,8 @@ class HandFinder:
         best_seat, best_angle = zone_seat, math.inf
         angles: dict[int, float] = {}
         for seat, anchor in self._anchors.items():
+            if seat not in self._near(zone_seat):
+                continue  # an arm reaches into a zone from the seat beside it, not across the table
             to_body = anchor - wrist
             d = float(np.hypot(*to_body))
             if d < 1e-6:

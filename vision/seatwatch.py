@@ -17,6 +17,7 @@ The landmarker therefore runs a handful of times per hand movement, not on every
 from __future__ import annotations
 
 import dataclasses
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
@@ -32,6 +33,7 @@ ACTIVE_MIN_PX = 12
 SETTLE_FRAMES = 2
 TOP_TOLERANCE_PX = 1.0
 RECHECK_FRAMES = 12
+HISTORY_FRAMES = 250  # ten seconds at 25 fps: longer activities time their hands by the zone
 TABLE_INSIDE = 0.75
 VOTING_SHAPES = (
     "thumb_up",
@@ -87,6 +89,8 @@ class ZoneWatcher:
         self._prev: npt.NDArray[np.uint8] | None = None
         self._still: npt.NDArray[np.uint8] | None = None  # the picture before the current activity
         self._last_frame: npt.NDArray[np.uint8] | None = None
+        # grey zone pictures of the current activity (and the one before it), for per-hand timing
+        self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
         self.state = _ZoneState()
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
@@ -105,9 +109,8 @@ class ZoneWatcher:
         grey = self._grey(frame)
         changed = self.changed_pixels(grey)
         first = self._prev is None
-        self._prev = grey
+        prev_grey, self._prev = self._prev, grey
         last, self._last_frame = self._last_frame, frame
-        del last
         st = self.state
         out: list[Observation] = []
         if first:
@@ -123,15 +126,20 @@ class ZoneWatcher:
             st.recheck = 0
             if st.active_since is None:
                 st.active_since = t
-                if self._last_frame is not None:
-                    self._still = self._last_frame
+                self._still = last
+                self._hist.clear()
+                if prev_grey is not None:
+                    self._hist.append((-1, prev_grey))
             st.last_change = t
             st.quiet = 0
+            self._hist.append((t, grey))
             if self.zone == "raise_zone":
                 hands = self._hands(frame)
                 if hands:
                     st.trail.append((t, hands[0]))
             return out
+        if st.active_since is not None:
+            self._hist.append((t, grey))
         if st.active_since is None:
             if st.recheck and self.zone == "table_zone":
                 out.extend(self._recheck(frame))
@@ -199,7 +207,7 @@ class ZoneWatcher:
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
-        out.extend(self._down(h, still_from) for h in arrivals)
+        out.extend(self._down(h, self._local_still(h, still_from)) for h in arrivals)
         # A hand matched to one seen before keeps its identity (placed or not).
         for h in now:
             for j, b in enumerate(before):
@@ -209,6 +217,26 @@ class ZoneWatcher:
         st.placed.extend(arrivals)
         st.resting = now
         return out
+
+    def _local_still(self, hand: HandSeen, zone_still: int) -> int:
+        """When this hand stopped moving: the last frame that changed around the hand itself. Another
+        hand still moving elsewhere in the zone (a neighbour's arm reaching across) must not delay it."""
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        pad = 0.25 * max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
+        bx0 = int(max(0, hand.box[0] - pad - x0))
+        by0 = int(max(0, hand.box[1] - pad - y0))
+        bx1 = int(min(w, hand.box[2] + pad - x0 + 1))
+        by1 = int(min(h, hand.box[3] + pad - y0 + 1))
+        if bx1 - bx0 < 2 or by1 - by0 < 2 or len(self._hist) < 2:
+            return zone_still
+        need = max(ACTIVE_MIN_PX // 2, int(ACTIVE_SHARE * (bx1 - bx0) * (by1 - by0) * 4))
+        hist = list(self._hist)
+        for (_, g0), (t1, g1) in zip(reversed(hist[:-1]), reversed(hist[1:]), strict=True):
+            d = cv2.absdiff(g1[by0:by1, bx0:bx1], g0[by0:by1, bx0:bx1])
+            if int(np.count_nonzero(d > PIXEL_DELTA)) >= need and t1 >= 0:
+                return min(t1, zone_still)
+        return zone_still
 
     def _attribute(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> HandSeen:
         """The arm's path (what changed since before the movement) names the owner when it is clear."""

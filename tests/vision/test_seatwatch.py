@@ -187,3 +187,41 @@ def test_a_relaxed_hand_resting_at_the_start_leaving_is_no_lift() -> None:
     """Only votes (or voting shapes) are followed for lifts; a hand at rest moving away is not one."""
     xs = [130] * 5 + [150, 200, 260, 270, 270, 270, 270]
     assert run(xs, SquareFinder(gesture="palm")) == []
+
+
+class BlobFinder(SquareFinder):
+    """Each bright blob in the zone is a hand (a voting fist)."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        import cv2
+
+        self.calls += 1
+        sub = (frame[100:180, 100:200, 0] > 200).astype(np.uint8)
+        n, _, stats, cents = cv2.connectedComponentsWithStats(sub)
+        out = []
+        for k in range(1, n):
+            x, y, w, h, area = stats[k]
+            if area < 50 or x == 0 or x + w >= 100:
+                continue  # only blobs wholly inside the zone
+            box = (float(x + 100), float(y + 100), float(x + w + 100), float(y + h + 100))
+            c = (float(cents[k][0] + 100), float(cents[k][1] + 100))
+            out.append(HandSeen(3, "thumb_up", 0.9, 0.9, box, c, box[1], 1.0, np.zeros((21, 3), np.float32)))
+        return out
+
+
+def test_a_hand_is_timed_by_its_own_stillness_not_by_another_moving_in_the_zone() -> None:
+    frames_ = []
+    for i in range(26):
+        f = np.full((300, 300, 3), 40, np.uint8)
+        x = min(120, 10 + 22 * i)  # the voter's fist: still from frame 5 on
+        f[110:130, x : x + 20] = 230
+        if 3 <= i <= 14:  # a neighbour's hand passes along the bottom of the zone until frame 14
+            y = 150
+            xn = 100 + 8 * (i - 3)
+            f[y : y + 15, xn : xn + 15] = 230
+        frames_.append(f)
+    finder = BlobFinder()
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    obs = [o for i, f in enumerate(frames_) for o in w.feed(f, i * 40)]
+    downs = [(o.kind, o.t) for o in obs if o.kind == "hand_down"]
+    assert downs == [("hand_down", 5 * 40)]
