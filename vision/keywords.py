@@ -223,7 +223,7 @@ def load_templates(bundle: Path) -> list[Template]:
         if kind == "shot_call" and not (isinstance(target, int) and 1 <= target <= 10):
             raise ValueError(f"{jpath}: word {no} ({w['word']}): a shot_call needs a target 1..10")
         try:
-            out.append(Template(w["word"], kind, target, read_wav(folder / w["file"])))
+            out.append(Template(w["word"], kind, target, trim(read_wav(folder / w["file"]))))
         except ValueError as e:
             raise ValueError(f"{jpath}: word {no}: {e}") from e
     return out

@@ -11,7 +11,8 @@ audio around it and finds where the word started:
 3. A frame belongs to the word when, in some band, it is within 24 dB of the word's peak, 8 dB above the
    floor and 6 dB above the background (that bar never closer than 15 dB to the peak). Other voices well under
    the host's level do not join the word, whatever the room's noise.
-4. From the word's loud body (the first frame within 8 dB of its peak from 400 ms before the keystroke),
+4. From the word's loud body (the first frame within 8 dB of its peak from 400 ms before the keystroke
+   that no 90 ms pause separates from the word's loudest frame: a loud voice just before is not it),
    walk back through its segments (word-like runs split by stop closures up to 50 ms). A leading segment
    is another voice running into the word, and the walk stops, when it never comes within 22 dB of the
    peak, when it is weak (under -14 dB) behind a gap of 30 ms, or when it is a long (40 ms) stretch of
@@ -63,6 +64,7 @@ MAX_BAR_DB = 15.0  # ... but the bar is never closer than this to the word's pea
 LONG_GAP_MS, SEGMENT_LONG_GAP_DB = 30.0, 14.0  # ... and behind a gap this long, within this
 MIN_DEPTH_DB = 18.0  # ... by at least this much (median, in the band where it is closest to the word)
 SHORT_GAP_MS, LONG_SEGMENT_MS, LF_HEAVY_DB = 15.0, 40.0, 6.0  # ... and a long low-frequency one behind a gap
+PAUSE_MS = 90.0  # a pause this long inside the anchor's reach means two utterances, not one word
 PRE_MS = 150  # the stretch before the onset that must be quieter than the word
 MIN_SILENCE_MS = 30  # a word's onset must follow at least this much quiet
 ANALYSER = "mafiacam-onsets"
@@ -152,6 +154,15 @@ def band_envelopes(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     return out
 
 
+def _longest_run(x: npt.NDArray[np.bool_]) -> int:
+    """The longest run of True in ``x``."""
+    best = run = 0
+    for v in x:
+        run = run + 1 if v else 0
+        best = max(best, run)
+    return best
+
+
 def _word_start(
     anchor: int, wordlike: npt.NDArray[np.bool_], h: npt.NDArray[np.float64], rel: npt.NDArray[np.float64]
 ) -> int:
@@ -227,12 +238,20 @@ def find_onset(audio: Audio, key_ms: float) -> Onset | None:
     bg = np.minimum(bg, peak - BG_MARGIN_DB - MAX_BAR_DB)
     thr = np.maximum(np.maximum(peak - WORD_DB, floor + FLOOR_MARGIN_DB), bg + BG_MARGIN_DB)
     wordlike = ((env > thr[None, :]) & use[None, :]).any(axis=1)
-    # Anchor: the word's body under way at the keystroke (its first strong frame).
+    # Anchor: the word's body under way at the keystroke: its first strong frame that no pause (of
+    # PAUSE_MS) separates from the word's loudest frame (a loud voice just before the word is not it).
     near = (t_of >= key_i - ANCHOR_MS * RATE / 1000) & (t_of <= b)
     strong = np.nonzero((h > -BODY_DB) & near)[0]
     if len(strong) == 0:
         return None
-    i = int(strong[0])
+    top = int(strong[np.argmax(h[strong])])
+    pause = round(PAUSE_MS * RATE / 1000 / HOP)
+    i = top
+    for cand in strong[strong <= top][::-1]:
+        quiet_run = _longest_run(~wordlike[cand : i + 1])
+        if quiet_run > pause:
+            break
+        i = int(cand)
     start = _word_start(i, wordlike, h, rel)
     bridge = round(GAP_BRIDGE_MS * RATE / 1000 / HOP)
     first_t = audio.time(t_of[start])
