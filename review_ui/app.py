@@ -17,6 +17,8 @@ from gamelog.bundle import BundleError, GameInfo, load_bundle
 from review_ui.decoder_worker import DecoderWorker
 from review_ui.i18n import Language, initial_language
 from review_ui.main_window import MainWindow
+from review_ui.review_session import ReviewSession
+from review_ui.review_window import ReviewTools
 from vision.video import SegmentSpec, VideoError, VideoTimeline, parse_video_field, tune_allocator
 
 ORGANIZATION = "mafiacam"
@@ -62,15 +64,26 @@ def video_opener(specs: list[SegmentSpec]) -> Callable[[Callable[[], None]], Vid
 
 
 def open_review(
-    bundle: Path, *, lang: str | None = None, settings: QSettings | None = None, at_ms: int | None = None
+    bundle: Path,
+    *,
+    lang: str | None = None,
+    settings: QSettings | None = None,
+    at_ms: int | None = None,
+    judge: str | None = None,
 ) -> MainWindow:
-    """Build and show the review window on ``bundle`` (the decoder starts at once)."""
+    """Build and show the review window on ``bundle`` (the decoder starts at once; the game state is
+    refereed in the background and the panels fill when it is ready: ``window.review.session.data``)."""
     create_app()
     settings = settings if settings is not None else default_settings()
     language = Language(lang or initial_language(settings), settings)
     game, specs = bundle_video(bundle)
     worker = DecoderWorker(video_opener(specs))
-    window = MainWindow(worker, language, title=game_title(game), settings=settings)
+    judge_name = judge if judge is not None else str(settings.value("review/judge", "") or "")
+    session = ReviewSession(Path(bundle), judge_name)
+    session.written.connect(lambda *_: settings.setValue("review/judge", session.judge))
+    window = MainWindow(worker, language, title=game_title(game), settings=settings, session=session)
+    window.review = ReviewTools(window, session, language, specs)  # type: ignore[attr-defined]
+    session.reload()
     if at_ms is not None:
         window.model.seek(at_ms)
     worker.start()

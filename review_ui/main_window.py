@@ -1,9 +1,10 @@
-"""The review window: the video, its transport bar, and an area where the game panels will go.
+"""The review window: the video, its transport bar, and the game panels on the right.
 
-This first version holds the player only. The right-hand area is an honest placeholder that says the seat
-timeline, log and vote panels are not built yet; :meth:`MainWindow.add_panel` is how they will be added.
-Damaged stretches of the recording are listed under Video → Damaged stretches (a click jumps there) and
-painted red on the seek bar.
+Without a :class:`~review_ui.review_session.ReviewSession` it is the bare player. With one
+(``open_review`` always passes it), :mod:`review_ui.review_window` adds the overlays, seat focus, the
+swimlane timeline and the game and protest panels (:meth:`MainWindow.add_panel`). Damaged stretches of
+the recording are listed under Video → Damaged stretches (a click jumps there) and painted red on the seek
+bar and the timeline.
 """
 
 from __future__ import annotations
@@ -24,8 +25,10 @@ from PySide6.QtWidgets import (
 
 from review_ui.decoder_worker import DecoderWorker, TimelineInfo
 from review_ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language
+from review_ui.overlays import OverlayView
 from review_ui.player_model import PlayerModel
-from review_ui.player_widget import PlayerWidget, format_time, load_shortcuts
+from review_ui.player_widget import DEFAULT_SHORTCUTS, PlayerWidget, format_time, load_shortcuts
+from review_ui.review_session import ReviewSession
 from review_ui.video_view import VideoView
 
 
@@ -61,26 +64,34 @@ class MainWindow(QMainWindow):
         *,
         title: str = "",
         settings: QSettings | None = None,
+        session: ReviewSession | None = None,
     ) -> None:
         super().__init__()
+        self.session = session
         self._worker = worker
         self._lang = language
         self._title = title
         self._info: TimelineInfo | None = None
         self._error: str | None = None
         self.model = PlayerModel(worker)
-        self.view = VideoView(self.model)
-        self.player = PlayerWidget(
-            self.model, language, load_shortcuts(settings), on_zoom_reset=self.view.reset_zoom
+        self.view: VideoView = (
+            VideoView(self.model) if session is None else OverlayView(self.model, session, language.tr)
         )
+        keys = load_shortcuts(settings)
+        if session is not None and keys.get("zoom_reset") == DEFAULT_SHORTCUTS["zoom_reset"]:
+            keys["zoom_reset"] = ("Z",)  # the digits choose seats in the review window
+        self.player = PlayerWidget(self.model, language, keys, on_zoom_reset=self.view.reset_zoom)
         self.panels = PanelArea(language)
 
         left = QWidget()
         column = QVBoxLayout(left)
         column.setContentsMargins(0, 0, 0, 0)
         column.setSpacing(0)
-        column.addWidget(self.view, 1)
+        self.video_row = QSplitter(Qt.Orientation.Horizontal)
+        self.video_row.addWidget(self.view)
+        column.addWidget(self.video_row, 1)
         column.addWidget(self.player)
+        self.left_column = column
         splitter = QSplitter(Qt.Orientation.Horizontal)
         splitter.addWidget(left)
         splitter.addWidget(self.panels)
@@ -92,6 +103,7 @@ class MainWindow(QMainWindow):
         self.statusBar().addPermanentWidget(self.status_label)
         self._build_menus()
 
+        self.extra_actions: list[QAction] = []
         self.model.info_changed.connect(self._on_info)
         worker.failed.connect(self._on_failed)
         language.language_changed.connect(self.retranslate)
@@ -125,12 +137,13 @@ class MainWindow(QMainWindow):
             group.addAction(action)
             self.language_menu.addAction(action)
             self.language_actions[code] = action
+        self.view_menu = QMenu(self)  # overlays and navigation (filled by review_window)
         self.help_menu = QMenu(self)
         self.shortcuts_action = QAction(self)
         self.shortcuts_action.triggered.connect(self.show_shortcuts)
         self.help_menu.addAction(self.shortcuts_action)
         bar = self.menuBar()
-        for menu in (self.video_menu, self.language_menu, self.help_menu):
+        for menu in (self.video_menu, self.view_menu, self.language_menu, self.help_menu):
             bar.addMenu(menu)
         self._fill_damage_menu()
 
@@ -152,7 +165,7 @@ class MainWindow(QMainWindow):
 
     def shortcut_text(self) -> str:
         lines = []
-        for action in self.player.actions_by_name.values():
+        for action in [*self.player.actions_by_name.values(), *self.extra_actions]:
             keys = ", ".join(k.toString() for k in action.shortcuts())
             lines.append(f"{keys:<24} {action.text()}")
         return "\n".join(lines) + "\n\n" + self._lang.tr("shortcuts_note")
@@ -195,6 +208,7 @@ class MainWindow(QMainWindow):
         self.damage_menu.setTitle(self._lang.tr("damaged_menu"))
         self.language_menu.setTitle(self._lang.tr("menu_language"))
         self.help_menu.setTitle(self._lang.tr("menu_help"))
+        self.view_menu.setTitle(self._lang.tr("menu_view"))
         self.shortcuts_action.setText(self._lang.tr("shortcuts"))
         for code, action in self.language_actions.items():
             action.setChecked(code == self._lang.code)

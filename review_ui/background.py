@@ -1,0 +1,60 @@
+"""One helper for background work with success / failure callbacks on the UI thread.
+
+``run_in_background(fn, on_done, on_failed)`` runs ``fn()`` on the global QThreadPool and delivers its
+result (or the exception's text) through a queued signal, so the callbacks run on the thread that owns
+the relay (the UI thread). Workers never touch widgets; the callbacks do.
+"""
+
+from __future__ import annotations
+
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+
+_ALIVE: set[_Relay] = set()  # relays waiting for their job (kept from the garbage collector)
+
+
+class _Relay(QObject):
+    done = Signal(object)
+    failed = Signal(str)
+
+
+class _Job(QRunnable):
+    def __init__(self, fn: Callable[[], Any], relay: _Relay) -> None:
+        super().__init__()
+        self._fn = fn
+        self._relay = relay
+        self.setAutoDelete(True)
+
+    def run(self) -> None:
+        try:
+            result = self._fn()
+        except Exception as e:
+            traceback.print_exc()
+            self._relay.failed.emit(f"{type(e).__name__}: {e}")
+            return
+        self._relay.done.emit(result)
+
+
+def run_in_background(
+    fn: Callable[[], Any],
+    on_done: Callable[[Any], None],
+    on_failed: Callable[[str], None] | None = None,
+) -> None:
+    relay = _Relay()
+    _ALIVE.add(relay)
+
+    def finish_ok(result: object) -> None:
+        _ALIVE.discard(relay)
+        on_done(result)
+
+    def finish_err(message: str) -> None:
+        _ALIVE.discard(relay)
+        if on_failed is not None:
+            on_failed(message)
+
+    relay.done.connect(finish_ok)
+    relay.failed.connect(finish_err)
+    QThreadPool.globalInstance().start(_Job(fn, relay))

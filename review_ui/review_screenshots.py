@@ -1,0 +1,76 @@
+"""Screenshots of the review window for docs/REVIEW.md (offscreen): ``python -m review_ui.review_screenshots
+BUNDLE OUT_DIR [--lang ru|en]`` writes review_table.png, review_focus.png, review_timeline.png and
+review_protest.png. The bundle should be analysed (vision.jsonl) and is given a protest if it has none
+(write to a copy: this appends judge events)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PySide6.QtCore import QEventLoop, QSettings, QTimer
+
+from review_ui.app import create_app, open_review, save_screenshot
+from review_ui.main_window import MainWindow
+from review_ui.review_window import ReviewTools
+
+
+def _wait(ms: int) -> None:
+    loop = QEventLoop()
+    QTimer.singleShot(ms, loop.quit)
+    loop.exec()
+
+
+def _settle(win: MainWindow, until: object, timeout_ms: int = 20000) -> None:
+    waited = 0
+    while waited < timeout_ms and not until():  # type: ignore[operator]
+        _wait(50)
+        waited += 50
+    _wait(300)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bundle", type=Path)
+    ap.add_argument("out", type=Path)
+    ap.add_argument("--lang", default="ru")
+    args = ap.parse_args(argv)
+    create_app()
+    settings = QSettings(str(args.out / ".screens.ini"), QSettings.Format.IniFormat)
+    win = open_review(args.bundle, lang=args.lang, settings=settings, judge="Главный судья")
+    win.resize(1600, 960)
+    tools: ReviewTools = win.review  # type: ignore[attr-defined]
+    session = tools.session
+    _settle(win, lambda: session.data is not None)
+    data = session.data
+    assert data is not None
+    rnd = max(data.rounds, key=lambda r: len(r.landings))
+    win.model.seek(rnd.close_t - 120)
+    tools.timeline.show_range(rnd.call_t, rnd.close_t + 1500)
+    tools.game_panel.show_round_at(rnd.close_t)
+    save_screenshot(win, args.out / "review_table.png")
+    for seat in sorted({x.seat for x in rnd.landings})[:4]:
+        session.toggle_focus(seat)
+    _wait(400)
+    save_screenshot(win, args.out / "review_focus.png")
+    tools.timeline.show_all()
+    session.set_loop((rnd.close_t - 2000, rnd.close_t + 1000))
+    _wait(200)
+    tools.timeline.grab().save(str(args.out / "review_timeline.png"))
+    if not data.protests:
+        seats = tuple(sorted({x.seat for x in rnd.landings if x.delta_ms >= -400})[:2]) or (1,)
+        tools.protest_panel.file_protest(
+            by=seats[0], seats=seats, claim="голос после «Спасибо»", rng=(rnd.close_t - 2000, rnd.close_t + 1000)
+        )
+        _settle(win, lambda: session.data is not None and bool(session.data.protests))
+    tabs = win.panels.tabs
+    tabs.setCurrentWidget(tools.protest_panel)
+    _wait(300)
+    save_screenshot(win, args.out / "review_protest.png")
+    win.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
