@@ -27,8 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, render_hand
-from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints
+from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, SpriteCache, render_hand
+from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints, rotation
 from vision.crops import CropSpec, crop_around, extract
 
 SIZES = (30, 40, 50, 60, 90, 120)
@@ -220,9 +220,9 @@ def summarise(outcomes: list[Outcome], key: str) -> list[str]:
 
 
 def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: float) -> None:
-    """Every pose × four looks/orientations at ``size`` px: the crop MediaPipe saw, and a copy with its
-    landmarks (white bones, red points) and the rendered truth (small cyan points)."""
-    tile = 176
+    """Every pose × four looks/orientations at ``size`` px: the middle of the crop MediaPipe saw, and a copy
+    with its landmarks (white bones, red points) and the rendered truth (small cyan points)."""
+    tile = 160
     rows = []
     for pose in POSES:
         row = []
@@ -260,13 +260,21 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
                     cv2.circle(marked, (round(x), round(y)), 2, (255, 0, 0), -1)
             if len(found) == 0:
                 cv2.putText(marked, "no hand", (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 60, 60), 2)
+            # Show the middle of the crop (the hand, ~1.9 hand lengths) so the gesture can be judged by eye.
+            cx, cy = spec.from_frame((truth.min(axis=0) + truth.max(axis=0))[None] / 2)[0]
+            half = 0.62 * crop.shape[1] / 2
+            x0, y0 = (
+                int(max(0, min(cx - half, crop.shape[1] - 2 * half))),
+                int(max(0, min(cy - half, crop.shape[0] - 2 * half))),
+            )
             for im in (crop, marked):
-                row.append(cv2.resize(im, (tile, tile), interpolation=cv2.INTER_AREA))
+                part = im[y0 : y0 + int(2 * half), x0 : x0 + int(2 * half)]
+                row.append(cv2.resize(part, (tile, tile), interpolation=cv2.INTER_AREA))
         strip = np.hstack(row)
         label = np.full((24, strip.shape[1], 3), 30, np.uint8)
         cv2.putText(
             label,
-            f"{pose}  ({size} px hand, crop {window:g} hand lengths -> {crop.shape[1]} px)",
+            f"{pose}  ({size} px hand; MediaPipe saw {window:g} hand lengths at {crop.shape[1]} px)",
             (6, 17),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.55,
@@ -275,7 +283,7 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
         )
         rows.append(np.vstack([label, strip]))
     path.parent.mkdir(parents=True, exist_ok=True)
-    cv2.imwrite(str(path), np.vstack(rows)[..., ::-1])
+    cv2.imwrite(str(path), np.vstack(rows)[..., ::-1], [cv2.IMWRITE_PNG_COMPRESSION, 9])
 
 
 def real_baseline(
@@ -349,6 +357,45 @@ def real_baseline(
     return lines
 
 
+def timing(tracker: object, sizes: tuple[int, ...], repeats: int = 3) -> list[str]:
+    """Render time per hand size (median of ``repeats`` renders of the 7 poses), against two baselines
+    measured in the same run: one MediaPipe call on a 256 px crop, and a SpriteCache hit."""
+    case = Case("palm", 60, "raised", 40.0, 180.0, 0.0, 2, 2, False, "grey_noise", 0.5, 0)
+    img, truth = frame_for(case)
+    crop = hand_crop(img, truth, 60, WINDOW)[0]  # a crop with a hand in it: detection and landmarks
+    tracker.detect(crop)  # type: ignore[attr-defined]
+    t0 = time.perf_counter()
+    for _ in range(5):
+        tracker.detect(crop)  # type: ignore[attr-defined]
+    mp_ms = (time.perf_counter() - t0) / 5 * 1000
+    look = HandLook(SKIN_TONES[2], SLEEVE_COLOURS[2])
+    cache = SpriteCache()
+    cache.get("fist", look, 10.0, 20.0, 30.0, 60.0)
+    t0 = time.perf_counter()
+    for _ in range(1000):
+        cache.get("fist", look, 10.0, 20.0, 30.0, 60.0)
+    hit_ms = (time.perf_counter() - t0) / 1000 * 1000
+    lines = [
+        f"baselines: one MediaPipe call on a 256 px crop with a hand {mp_ms:.1f} ms; "
+        f"a SpriteCache hit {1000 * hit_ms:.1f} µs",
+        "| hand px | sprite (px) | render ms (median) | × MediaPipe call |",
+        "|---|---|---|---|",
+    ]
+    rot = rotation(150.0, 35.0, 20.0)
+    for size in sizes:
+        times = []
+        shape = (0, 0)
+        for _ in range(repeats):
+            for pose in POSES:
+                t0 = time.perf_counter()
+                sprite = render_hand(pose, look, rot, float(size))
+                times.append(time.perf_counter() - t0)
+                shape = sprite.rgba.shape[:2]
+        ms = float(np.median(times)) * 1000
+        lines.append(f"| {size} | {shape[1]}×{shape[0]} | {ms:.0f} | {ms / mp_ms:.1f} |")
+    return lines
+
+
 def failure_sheet(outcomes: list[Outcome], path: Path, window: float, limit: int = 40) -> None:
     """The crops MediaPipe missed (or placed badly: mean error > 0.3), labelled, 8 per row."""
     bad = [o for o in outcomes if not o.detected or o.err_mean > 0.3][:limit]
@@ -407,6 +454,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--json", type=Path, default=None, help="write every outcome here")
     ap.add_argument("--failures", type=Path, default=None, help="write a sheet of the missed hands here")
     ap.add_argument("--real", type=Path, default=None, help="also measure real photos (shared/real_hands)")
+    ap.add_argument("--timing", action="store_true", help="only time rendering per size and stop")
     ap.add_argument("--contact", type=Path, default=None, help="write a contact sheet PNG here and stop")
     ap.add_argument("--contact-size", type=int, default=60, help="hand length in the contact sheet (px)")
     args = ap.parse_args(argv)
@@ -414,20 +462,24 @@ def main(argv: list[str] | None = None) -> int:
     from vision.landmarker import HandTracker
 
     if args.contact:
-        with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
             contact_sheet(tracker, args.contact, args.contact_size, args.seed, args.window)
         print(f"wrote {args.contact}")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
+    if args.timing:
+        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
+            print("\n".join(timing(tracker, sizes)))
+        return 0
     if args.real:
-        with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
             print("\n".join(real_baseline(tracker, args.real, sizes, args.blur, args.window)))
         print()
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
     outcomes = []
     t0 = time.perf_counter()
-    with HandTracker(args.model, mode="image", num_hands=2, min_detection_confidence=0.3) as tracker:
+    with HandTracker(args.model, mode="image", num_hands=2) as tracker:
         for case in cases:
             outcomes.append(run_case(tracker, case, args.window))
     elapsed = time.perf_counter() - t0
