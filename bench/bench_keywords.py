@@ -87,17 +87,40 @@ def score(name: str, samples: np.ndarray, truth: list[Spoken], tps: list[Templat
     print(f"{'':34s} {len(samples) / 16000:.0f} s of audio spotted in {wall:.1f} s")
 
 
+def players_say_thanks(tps: list[Template]) -> None:
+    """A known weakness, measured: players end their speeches with "Спасибо" too (other voices, -24 dBFS)."""
+    from voicesim import Mixer, Scenario
+
+    from tablesim.audio import PLAYER_VOICES
+
+    proposed = 0
+    for i, v in enumerate(PLAYER_VOICES):
+        m = Mixer(6000, np.random.default_rng([i, 0x7A]))
+        clip = synthesize("Я думаю, что седьмой игрок красный. Спасибо.", voice=v).astype(np.float64)
+        m.add(clip, 4800, 10 ** (-24 / 20) / float(np.sqrt(np.mean(clip**2))))
+        m.room(Scenario("room", -52.0))
+        props = spot_marks(Audio(m.finish(), 0.0), tps)
+        proposed += sum(1 for p in props if getattr(p, "kind", "") == "vote_stop")
+    print(
+        f"players' own 'Спасибо' (10 other voices) proposed as vote_stop: {proposed} of {len(PLAYER_VOICES)}"
+    )
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--votes", type=int, default=12)
     ap.add_argument("--nights", type=int, default=3)
     ap.add_argument("--game-days", type=int, default=2, help="days of each tablesim game (0: no games)")
     ap.add_argument("--game-seeds", default="23,24", help="tablesim random games (seed 11 was used to tune)")
+    ap.add_argument("--players-only", action="store_true", help='only the players\' "Спасибо" check')
     ap.add_argument(
         "--bundle", default=str(Path(__file__).resolve().parents[1] / "sample_videos" / "sample_game")
     )
     args = ap.parse_args()
     tps = templates()
+    players_say_thanks(tps)
+    if args.players_only:
+        return 0
     for si, sc in enumerate(SCENARIOS[:4]):
         eps = [vote_episode(sc, 20000 + 100 * si + i) for i in range(args.votes)]
         eps += [night_episode(sc, 30000 + 100 * si + i) for i in range(args.nights)]

@@ -12,10 +12,12 @@ Before a game the host says "Спасибо" and the numbers one to ten once; th
    one or two template rows back, so each row is one vectorised pass over the whole recording.
 3. Matches below a threshold are candidates; where candidates of different words overlap, the best one
    wins. A match far quieter than the template is another voice, not the host.
-4. "Спасибо" becomes a proposed ``vote_stop``. A number becomes a proposed ``shot_call`` only inside an
-   ascending run of at least :data:`MIN_RUN` numbers called 0.7–3 s apart (a night's "один, два, три…")
-   whose median score passes the strict threshold: a single number is as likely the announced vote count
-   or "игрок номер семь", and loose matches in a player's speech rarely line up as a run.
+4. "Спасибо" becomes a proposed ``vote_stop`` when the 1.2 s before it are quiet (12 dB under the word):
+   hands land in silence, while a player ending a speech with "Спасибо" talks right up to it.
+   A number becomes a proposed ``shot_call`` only inside an ascending run of at least :data:`MIN_RUN`
+   numbers called 0.7–3 s apart (a night's "один, два, три…") whose median score passes the strict
+   threshold: a single number is as likely the announced vote count or "игрок номер семь", and loose
+   matches in a player's speech rarely line up as a run.
 
 Proposals are ``proposed_window`` events (``src`` "audio", ``kind`` "vote_stop" or "shot_call", ``t`` the
 word's onset, ``until`` its end, extra ``word``, ``target``, ``conf``). They change nothing until a host or a
@@ -49,6 +51,8 @@ FMIN, FMAX = 250.0, 7600.0
 THRESHOLD = {"vote_stop": 8.0, "shot_call": 10.0}
 CONF_SCALE = 0.8  # conf = logistic((threshold - score) / CONF_SCALE)
 MAX_QUIETER_DB = 14.0  # a match this much quieter than the template is not the host
+QUIET_BEFORE_MS = (1300.0, 100.0)  # "Спасибо" needs this stretch before it quiet ...
+QUIET_BEFORE_DB = 12.0  # ... this far under the word (loudest band, 90th percentile of frames)
 MIN_RUN = 3  # numbers in an ascending run before they are proposed as shot calls
 RUN_MEDIAN_MAX = 8.0  # ... and the run's median score must pass the strict threshold
 RUN_GAP_MS = (700.0, 3000.0)  # between consecutive numbers of a run
@@ -355,10 +359,26 @@ def _runs(numbers: list[Match]) -> list[list[Match]]:
     return runs
 
 
+def _quiet_before(audio: Audio, m: Match) -> bool:
+    """The vote window is quiet before "Спасибо" (hands land in silence); a player who ends a speech with
+    "Спасибо" has been talking at the word's own level right up to it."""
+    a = max(0, audio.index(m.start_ms - QUIET_BEFORE_MS[0]))
+    b = max(0, audio.index(m.start_ms - QUIET_BEFORE_MS[1]))
+    e = audio.index(m.end_ms)
+    if b - a < WIN * 4:
+        return True
+    before = log_mel(audio.samples[a:b]).max(axis=1)
+    word = log_mel(audio.samples[b:e]).max(axis=1)
+    if len(word) == 0:
+        return True
+    gap_db = (float(np.percentile(word, 90)) - float(np.percentile(before, 90))) * 10 / np.log(10)
+    return gap_db >= QUIET_BEFORE_DB
+
+
 def spot_marks(audio: Audio, templates: list[Template]) -> list[Event]:
     """Proposed ``vote_stop`` and ``shot_call`` marks from the host's voice alone (``proposed_window``)."""
     matches = spot(audio, templates)
-    chosen = [m for m in matches if m.kind == "vote_stop"]
+    chosen = [m for m in matches if m.kind == "vote_stop" and _quiet_before(audio, m)]
     for run in _runs([m for m in matches if m.kind == "shot_call"]):
         if len(run) >= MIN_RUN and float(np.median([m.score for m in run])) <= RUN_MEDIAN_MAX:
             chosen += run

@@ -100,6 +100,23 @@ def test_no_thanks_no_proposal() -> None:
     assert spot_marks(audio, host_templates(TEMPLATES)) == []
 
 
+def test_a_players_thanks_at_the_end_of_a_speech_is_not_proposed() -> None:
+    rng = np.random.default_rng(9)
+    x = (rng.standard_normal(8 * RATE) * 10 ** (-52 / 20)).astype(np.float32)
+    from tablesim.audio import SAMPLE_RATE, synthesize
+
+    clip = synthesize("Я думаю, что седьмой игрок красный. Спасибо.", voice="ru+m3")
+    clip = clip[: len(clip) // 3 * 3].reshape(-1, SAMPLE_RATE // RATE).mean(axis=1)
+    clip = (clip * 0.5 / np.abs(clip).max()).astype(np.float32)
+    x[RATE : RATE + len(clip)] += clip
+    tps = host_templates(["спасибо"])
+    assert spot_marks(Audio(x, 0.0), tps) == []
+    host, on = espeak("Спасибо.")  # the control: the host's word after the quiet of a vote window
+    x[6 * RATE - on : 6 * RATE - on + len(host)] += host
+    props = spot_marks(Audio(x, 0.0), tps)
+    assert [round(p.t / 100) for p in props] == [60]
+
+
 def test_a_nights_numbers_become_shot_calls_with_their_targets() -> None:
     rng = np.random.default_rng(5)
     x = (rng.standard_normal(12 * RATE) * 10 ** (-50 / 20)).astype(np.float32)
