@@ -124,7 +124,14 @@ def table(rows: Sequence[dict[str, Any]], *, players: str | None = None) -> str:
                 lines.append("    players: " + ", ".join(who))
         if r.get("error") and r.get("status") in ("damaged", "missing", "broken"):
             lines.append(f"    {r['status']}: {r['error']}")
-    lines.append(f"{len(rows)} game{'s' if len(rows) != 1 else ''}")
+    counts: dict[str, int] = {}
+    for r in rows:
+        if r.get("status") != "ok":
+            counts[str(r.get("status"))] = counts.get(str(r.get("status")), 0) + 1
+    tail = f"{len(rows)} game{'s' if len(rows) != 1 else ''}"
+    if counts:
+        tail += " (" + ", ".join(f"{n} {st}" for st, n in sorted(counts.items())) + ")"
+    lines.append(tail)
     return "\n".join(lines)
 
 

@@ -147,6 +147,10 @@ def test_outdated_and_missing_analysis_are_pending(tmp_path: Path, shared_dir: P
     assert rows["old"]["analysis"] == "outdated" and rows["old"]["analyser"] == "mafiacam-vision/0.0"
     assert rows["none"]["analysis"] == "missing" and rows["no-video"]["analysis"] == "no video"
     assert rows["broken"]["status"] == "damaged"
+    # workers that see the archive folder elsewhere (a share mounted at another path)
+    with Catalog(root) as cat:
+        remote, _ = pending_jobs(cat, remote_root="/mnt/club-archive")
+    assert sorted(j.path for j in remote) == ["/mnt/club-archive/none", "/mnt/club-archive/old"]
 
 
 def test_a_failed_bundle_is_recorded_and_the_others_go_on(tmp_path: Path) -> None:
