@@ -38,7 +38,7 @@ class EvidenceError(RuntimeError):
 def draw_frame(
     rgb: np.ndarray, t: int, data: ReviewData | None, layers: Iterable[str], labels: Callable[[str], str]
 ) -> QImage:
-    """A frame (h, w, 3 uint8 RGB) with overlays and the time code, as an RGB888 QImage that owns its pixels."""
+    """A frame (h, w, 3 uint8 RGB) with the chosen overlay layers, as an RGB888 QImage owning its pixels."""
     h, w, _ = rgb.shape
     img = QImage(np.ascontiguousarray(rgb).data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
     p = QPainter(img)
@@ -179,7 +179,8 @@ def write_report(
     parts = [
         "<!doctype html><html><head><meta charset='utf-8'>",
         f"<title>{e(title or 'mafiacam protest')} {e(p.protest)}</title>",
-        "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}img{max-width:100%;border:1px solid #999}"
+        "<style>body{font-family:sans-serif;max-width:1000px;margin:2em auto}"
+        "img{max-width:100%;border:1px solid #999}"
         "td,th{padding:2px 8px;text-align:left}.old{color:#a00}.new{color:#070}</style></head><body>",
         f"<h1>Протест / Protest {e(p.protest)}</h1>",
         f"<p>{e(title)}</p><table>",
@@ -218,7 +219,8 @@ def write_report(
         parts.append("<p>Не принято / Not decided yet.</p>")
     for d in protest.decisions:
         parts.append(
-            f"<p><b>{e(d.outcome)}</b> — {e(d.reason)} ({e(d.judge or '—')}, t={format_time(d.t)}, id {e(d.id or '')})</p>"
+            f"<p><b>{e(d.outcome)}</b> — {e(d.reason)} ({e(d.judge or '—')}, "
+            f"t={format_time(d.t)}, id {e(d.id or '')})</p>"
         )
     judge_events = [ev for ev in data.bundle.events if ev.src == "judge"]
     parts.append("<h3>События судей / Judge events</h3><ul>")

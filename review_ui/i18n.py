@@ -141,6 +141,7 @@ LABELS: dict[str, dict[str, str]] = {
     "kind_call": {"ru": "вызовы", "en": "calls"},
     "kind_stop": {"ru": "«Спасибо»", "en": "«Спасибо»"},
     "kind_onset": {"ru": "голос ведущего", "en": "host voice"},
+    "kind_nominate": {"ru": "выставления", "en": "nominations"},
     "kind_phase": {"ru": "день/ночь", "en": "day/night"},
     "kind_judge": {"ru": "судьи", "en": "judges"},
     "act_focus": {"ru": "Место {n} крупно", "en": "Focus seat {n}"},

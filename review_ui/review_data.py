@@ -49,7 +49,20 @@ HOST_LANE = 0
 JSON = dict[str, Any]
 
 # marker kinds (also the keys of the "next event of a kind" filter)
-KINDS = ("vote", "lift", "shot", "head_up", "foul", "review", "call", "stop", "onset", "phase", "judge")
+KINDS = (
+    "vote",
+    "lift",
+    "shot",
+    "head_up",
+    "foul",
+    "review",
+    "call",
+    "stop",
+    "onset",
+    "nominate",
+    "phase",
+    "judge",
+)
 
 
 @dataclass(frozen=True)
@@ -225,7 +238,7 @@ def _marker(ev: Event) -> tuple[int, str, str, int | None] | None:
     if isinstance(ev, Night | Day):
         return HOST_LANE, "phase", f"{ev.TYPE} {ev.n}", None
     if isinstance(ev, Nominate):
-        return ev.by, "call", f"→{ev.target}", None
+        return ev.by, "nominate", f"→{ev.target}", None
     if isinstance(ev, Void | Confirm | Protest | Decision):
         return HOST_LANE, "judge", ev.TYPE, None
     return None
@@ -271,7 +284,7 @@ def _rounds(bundle: Bundle, live: Sequence[Event], state: JSON) -> tuple[RoundVi
         for v in day.get("votes", []):
             if "t" in v:
                 verdicts[int(v["t"])] = (int(day["day"]), v)
-    hands = [e for e in live if isinstance(e, HandDown)]
+    hands = [e for e in bundle.events if isinstance(e, HandDown)]  # voided ones too, marked in the panel
     day_marks = sorted((e.t, e.n) for e in live if isinstance(e, Day))
 
     def days_before(t: int) -> int:

@@ -61,7 +61,10 @@ def main(argv: list[str] | None = None) -> int:
     if not data.protests:
         seats = tuple(sorted({x.seat for x in rnd.landings if x.delta_ms >= -400})[:2]) or (1,)
         tools.protest_panel.file_protest(
-            by=seats[0], seats=seats, claim="голос после «Спасибо»", rng=(rnd.close_t - 2000, rnd.close_t + 1000)
+            by=seats[0],
+            seats=seats,
+            claim="голос после «Спасибо»",
+            rng=(rnd.close_t - 2000, rnd.close_t + 1000),
         )
         _settle(win, lambda: session.data is not None and bool(session.data.protests))
     tabs = win.panels.tabs

@@ -102,7 +102,7 @@ class ReviewTools:
         for seat in range(1, 11):
             key = str(seat % 10)
             self.actions[f"focus_{seat}"] = self._action(
-                f"focus_{seat}", (key,), lambda s=seat: self.session.toggle_focus(s)
+                f"focus_{seat}", (key,), lambda _=False, s=seat: self.session.toggle_focus(s)
             )
         table: list[tuple[str, tuple[str, ...], Callable[[], None]]] = [
             ("next_event", ("N",), lambda: self.jump_event(1)),

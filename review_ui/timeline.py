@@ -31,6 +31,7 @@ KIND_COLORS: dict[str, QColor] = {
     "stop": QColor(20, 60, 160),
     "onset": QColor(0, 170, 200),
     "phase": QColor(90, 90, 90),
+    "nominate": QColor(120, 80, 200),
     "judge": QColor(160, 40, 40),
 }
 LABEL_W = 64

@@ -1,0 +1,154 @@
+"""The review window offscreen on a generated game: navigation, protests, panels after a void, clip export."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import av
+import numpy as np
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from pytestqt.qtbot import QtBot
+
+from review_ui import app as review_app
+from review_ui.evidence import export_clip
+from review_ui.main_window import MainWindow
+from review_ui.review_window import ReviewTools
+from tests.review_ui.conftest import qimage_number
+from tests.review_ui.review_fixtures import CALL_T, STOP_T, make_game
+from vision.video import VideoTimeline
+
+WAIT = 20_000
+
+
+@pytest.fixture
+def game(tmp_path: Path) -> Path:
+    return make_game(tmp_path)
+
+
+@pytest.fixture
+def window(qtbot: QtBot, game: Path, tmp_path: Path) -> Iterator[MainWindow]:
+    settings = QSettings(str(tmp_path / "review.ini"), QSettings.Format.IniFormat)
+    win = review_app.open_review(game, lang="en", settings=settings, judge="Chief")
+    qtbot.addWidget(win)
+    win.activateWindow()
+    tools = review(win)
+    qtbot.waitUntil(lambda: win.view.image is not None and tools.session.data is not None, timeout=WAIT)
+    yield win
+    win.close()
+
+
+def review(win: MainWindow) -> ReviewTools:
+    tools = win.review  # type: ignore[attr-defined]
+    assert isinstance(tools, ReviewTools)
+    return tools
+
+
+def judge_lines(game: Path) -> list[dict[str, object]]:
+    rows = [json.loads(x) for x in (game / "events.jsonl").read_text(encoding="utf-8").splitlines() if x]
+    return [r for r in rows if r["src"] == "judge"]
+
+
+def test_next_vote_key_then_frame_steps(qtbot: QtBot, window: MainWindow) -> None:
+    m = window.model
+    qtbot.keyClick(window.view, Qt.Key.Key_V)
+    qtbot.waitUntil(lambda: m.position_ms == CALL_T, timeout=WAIT)
+    assert qimage_number(window.view.image) == CALL_T // 40  # type: ignore[arg-type]
+    qtbot.keyClick(window.view, Qt.Key.Key_Right)
+    qtbot.waitUntil(lambda: m.position_ms == CALL_T + 40, timeout=WAIT)
+    assert qimage_number(window.view.image) == CALL_T // 40 + 1  # type: ignore[arg-type]
+    tools = review(window)
+    tools.kind_combo.setCurrentIndex(tools.kind_combo.findData("vote"))
+    tools.seat_combo.setCurrentIndex(tools.seat_combo.findData(4))
+    qtbot.keyClick(window.view, Qt.Key.Key_N)
+    qtbot.waitUntil(lambda: m.position_ms == 5800, timeout=WAIT)
+    # the chart shows this round, and the seat key focuses seat 4
+    assert tools.game_panel.chart.round is not None and tools.game_panel.chart.round.call_t == CALL_T
+    qtbot.keyClick(window.view, Qt.Key.Key_4)
+    assert tools.session.focus == (4,)
+    qtbot.keyClick(window.view, Qt.Key.Key_0)
+    assert tools.session.focus == (4, 10)
+
+
+def test_file_and_decide_a_protest(qtbot: QtBot, window: MainWindow, game: Path) -> None:
+    tools = review(window)
+    session, panel = tools.session, tools.protest_panel
+    session.set_loop((STOP_T - 1000, STOP_T + 500))
+    panel.file_protest(by=3, seats=(), claim="seat 4 voted after Спасибо", rng=panel.form_range())
+    qtbot.waitUntil(lambda: session.data is not None and len(session.data.protests) == 1, timeout=WAIT)
+    assert session.data is not None
+    first = session.data.rounds[0]
+    assert 4 in first.voters and 4 not in first.late
+    facts = [panel.facts.item(i).text() for i in range(panel.facts.count())]
+    assert any("[h6]" in f for f in facts) and any("[v3]" in f for f in facts)
+    # the judge moves «Спасибо» to the voice onset, then upholds the protest
+    stop = session.data.event("h6")
+    panel.facts.setCurrentRow(next(i for i, f in enumerate(facts) if "[h6]" in f))
+    window.model.seek(5520)
+    qtbot.waitUntil(lambda: window.model.position_ms == 5520, timeout=WAIT)
+    tools.ask_reason = lambda title: "the spoken Спасибо starts at 5.52 s"
+    panel.stop_button.click()
+    qtbot.waitUntil(lambda: session.data is not None and session.data.rounds[0].close_t == 5520, timeout=WAIT)
+    panel.decide("upheld", "seat 4 landed 280 ms after the spoken Спасибо")
+    qtbot.waitUntil(lambda: session.data is not None and session.data.protests[0].decided, timeout=WAIT)
+    after = session.data.rounds[0]
+    assert 4 in after.late
+    lines = judge_lines(game)
+    assert [r["type"] for r in lines] == ["protest", "void", "vote_stop", "decision"]
+    assert lines[1]["ref"] == stop.id and lines[2]["t"] == 5520  # type: ignore[union-attr]
+    assert all(r.get("judge") == "Chief" for r in lines)
+    assert lines[3]["outcome"] == "upheld" and lines[3]["protest"] == lines[0]["protest"]
+    text = panel.outcome.toPlainText()
+    assert "upheld" in text and "The outcome changes" in text
+
+
+def test_panels_after_a_judge_voids_a_vote(qtbot: QtBot, window: MainWindow) -> None:
+    tools = review(window)
+    session = tools.session
+    assert tools.game_panel.find_items("main → 3: 3 votes")
+    v1 = session.data.event("v1")  # type: ignore[union-attr]
+    assert v1 is not None
+    tools.ask_reason = lambda title: "a hand from the next seat"
+    tools.protest_panel.judge_fact("void", v1, "a hand from the next seat")
+    qtbot.waitUntil(lambda: session.data is not None and "v1" in session.data.voided, timeout=WAIT)
+    qtbot.waitUntil(lambda: bool(tools.game_panel.find_items("main → 3: 2 votes")), timeout=WAIT)
+    assert tools.game_panel.find_items("1: -1400 ms before «Спасибо» (thumb_up 0.90) ✗")
+    assert tools.game_panel.find_items("Defaulted: 1")
+
+
+def test_exported_clip_matches_the_source_frames(
+    qtbot: QtBot, window: MainWindow, game: Path, tmp_path: Path
+) -> None:
+    tools = review(window)
+    out = tmp_path / "clip.mp4"
+    n = export_clip(tools.specs, 2000, 3000, out, timecode=False)
+    assert n == 25
+    source = VideoTimeline(tools.specs, index=False, background_index=False)
+    try:
+        with av.open(str(out)) as container:
+            frames = [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
+        assert len(frames) == 25
+        for k in (0, 12, 24):
+            src = source.frame_at(2000 + 40 * k).image
+            diff = np.abs(frames[k].astype(np.int16) - src.astype(np.int16))
+            assert float(diff.mean()) < 4.0, k
+    finally:
+        source.close()
+    # with overlays and the time code: the same frames, a burned-in time code in the corner
+    out2 = tmp_path / "clip2.mp4"
+    done: list[Path] = []
+    session = tools.session
+    session.set_loop((CALL_T, STOP_T))
+    tools.protest_panel.file_protest(by=None, seats=(4,), claim="late", rng=(CALL_T, STOP_T))
+    qtbot.waitUntil(lambda: session.data is not None and bool(session.data.protests), timeout=WAIT)
+    pid = session.data.protests[0].protest.protest  # type: ignore[union-attr]
+    tools.export(pid, "clip", out2, then=done.append)
+    report = tmp_path / "report.html"
+    tools.export(pid, "report", report, then=done.append)
+    qtbot.waitUntil(lambda: len(done) == 2, timeout=60_000)
+    with av.open(str(out2)) as container:
+        assert sum(1 for _ in container.decode(video=0)) == (STOP_T - CALL_T) // 40
+    html = report.read_text(encoding="utf-8")
+    assert html.count("data:image/png;base64,") >= 3 and "late" in html
