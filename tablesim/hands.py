@@ -187,8 +187,9 @@ def _fields(scene: _Scene, p: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.nd
     return skin, sleeve, caps
 
 
-def _may_hit(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margin: float) -> np.ndarray:
-    """(N,) bool: rays (shared direction) that come within ``margin`` of a bounding capsule of the hand."""
+def _ray_starts(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margin: float) -> np.ndarray:
+    """(N,) float32 distance along each ray (shared direction) to the first bounding capsule of the hand
+    that it comes within ``margin`` of; +inf for rays that pass wide of them all (background)."""
     arm_r = _FOREARM_R[1] + _SLEEVE_EXTRA + 0.01
     a = np.concatenate([scene.a, [[0.0, 0.1, 0.0], [0.0, 0.05, 0.0]]]).astype(np.float32)
     b = np.concatenate([scene.b, [[-0.03, 0.4, 0.0], [0.0, -scene.forearm_len, 0.0]]]).astype(np.float32)
@@ -198,10 +199,14 @@ def _may_hit(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margin: 
     def flat(v: np.ndarray) -> np.ndarray:
         return np.asarray(v - (v @ direction)[:, None] * direction[None, :], dtype=np.float32)
 
-    out = np.zeros(len(origins), dtype=bool)
+    # A capsule is a union of spheres on its axis: a ray cannot meet it before min(s_a, s_b) - r.
+    near_end = np.minimum(a @ direction, b @ direction) - r
+    out = np.full(len(origins), np.inf, dtype=np.float32)
     for start in range(0, len(origins), 65536):
-        d = sdf.tapered_capsules(flat(origins[start : start + 65536]), flat(a), flat(b), r, r)
-        out[start : start + 65536] = np.min(d, axis=1) < 0
+        o = origins[start : start + 65536]
+        d = sdf.tapered_capsules(flat(o), flat(a), flat(b), r, r)
+        entry = np.where(d < 0, near_end[None, :] - (o @ direction)[:, None], np.inf)
+        out[start : start + 65536] = np.maximum(np.min(entry, axis=1), 0.0)
     return out
 
 
@@ -276,9 +281,9 @@ def render_hand(
     # Sphere tracing with compaction of the live rays; rays that pass wide of every bounding capsule
     # (measured in the plane across the rays) are background from the start.
     eps = 0.35 / (s * ss)
-    t = np.zeros(n_rays, dtype=np.float32)
     hit = np.zeros(n_rays, dtype=bool)
-    live = np.flatnonzero(_may_hit(scene, origins, direction, 1.5 / s))
+    t = _ray_starts(scene, origins, direction, 1.5 / s)
+    live = np.flatnonzero(np.isfinite(t))
     for _ in range(96):
         if live.size == 0:
             break
@@ -289,16 +294,23 @@ def render_hand(
         live = live[~done & (t[live] < t_max)]
     hit &= t < t_max
 
+    # Shade every sub-sample of the edge pixels (anti-aliasing) but one sample of a fully covered pixel.
+    hit4 = hit.reshape(height, ss, width, ss)
+    full = hit4.all(axis=(1, 3))
+    to_shade = hit4 & ~full[:, None, :, None]
+    to_shade[:, 0, :, 0] |= full
     colour = np.zeros((n_rays, 3), dtype=np.float32)
-    idx = np.flatnonzero(hit)
+    idx = np.flatnonzero(to_shade.reshape(-1))
     if idx.size:
         p = origins[idx] + t[idx, None] * direction
         colour[idx] = _shade(scene, p, look, to_model, np.asarray(light_dir, dtype=np.float64), s, seed)
 
-    cov = hit.reshape(height, ss, width, ss).astype(np.float32)
+    cov = hit4.astype(np.float32)
     alpha = cov.mean(axis=(1, 3))
-    col = (colour.reshape(height, ss, width, ss, 3) * cov[..., None]).sum(axis=(1, 3))
+    colour4 = colour.reshape(height, ss, width, ss, 3)
+    col = (colour4 * cov[..., None]).sum(axis=(1, 3))
     col = col / np.maximum(cov.sum(axis=(1, 3)), 1e-6)[..., None]
+    col[full] = colour4[:, 0, :, 0][full]
     rgb = np.clip(col ** (1 / 2.2) * 255.0 + 0.5, 0, 255).astype(np.uint8)
     rgba = np.dstack([rgb, np.clip(alpha * 255.0 + 0.5, 0, 255).astype(np.uint8)])
 
@@ -370,10 +382,10 @@ def _shade(
         sel = np.flatnonzero(nail)[on_nail]
         albedo[sel] = nail_tone
     rng = np.random.default_rng(seed)
-    albedo = albedo * (1.0 + 0.04 * rng.standard_normal((len(p), 1)).astype(np.float32))
+    albedo = albedo * (1.0 + 0.025 * rng.standard_normal((len(p), 1)).astype(np.float32))
     # Cloth, with a darker cuff band at the sleeve's edge.
     cuff = (p[:, 1] > -_SLEEVE_START - 0.07)[:, None]
-    cloth_col = cloth * np.where(cuff, 0.8, 1.0) * (1.0 + 0.06 * rng.standard_normal((len(p), 1)))
+    cloth_col = cloth * np.where(cuff, 0.8, 1.0) * (1.0 + 0.04 * rng.standard_normal((len(p), 1)))
     albedo = np.where(is_sleeve[:, None], cloth_col, albedo)
 
     ndl = n @ light
