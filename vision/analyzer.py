@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.10"
+VERSION = "0.12"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -89,7 +89,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
     from vision.seatwatch import TableWatch
     from vision.video import VideoTimeline
 
-    key = "|".join(video)
+    key = "|".join(str(Path(bundle_dir) / v) for v in video)
     timeline = _WORKER.get(key)
     if timeline is None:
         timeline = VideoTimeline([Path(bundle_dir) / v for v in video])

@@ -22,10 +22,10 @@ from vision.gestures import classify
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
 
-WRIST, MIDDLE_MCP = 0, 9
-# The zone's own seat wins attribution unless another seat lines up with the forearm this much better.
+WRIST = 0
+# The zone's own seat keeps a hand unless the arm runs to a neighbour within ARM_MAX_DEG and this much
+# better than to the zone's own player.
 OWN_SEAT_BIAS_DEG = 50.0
-NEIGHBOUR_MAX_DEG = 25.0
 ARM_MAX_DEG = 25.0
 
 
@@ -130,7 +130,10 @@ class HandFinder:
             x1, y1 = float(pts[:, 0].max()), float(pts[:, 1].max())
             out.append(
                 HandSeen(
-                    owner=self.raise_owner(pts, seat) if zone == "raise_zone" else self.owner(pts, seat),
+                    # On the table the zone's own player, until the arm's path says otherwise (arm_owner,
+                    # called by the watcher once the hand is still); the landmarks' wrist-to-knuckle line of
+                    # a 50 px fist is too short to tell (measured: it named a neighbour for own votes).
+                    owner=self.raise_owner(pts, seat) if zone == "raise_zone" else seat,
                     gesture=g.gesture,
                     conf=round(g.conf, 3),
                     gesture_conf=round(g.conf, 3),
@@ -145,10 +148,11 @@ class HandFinder:
         return out
 
     def _near(self, seat: int) -> tuple[int, ...]:
-        """The seat and its two neighbours round the table."""
+        """The seat and its neighbours at the table; the first and last seats are not neighbours (the host
+        sits between them)."""
         order = list(self.layout.seat_numbers)
         i = order.index(seat)
-        return (order[i - 1], seat, order[(i + 1) % len(order)])
+        return tuple(order[j] for j in (i - 1, i, i + 1) if 0 <= j < len(order))
 
     def raise_owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
         """A hand raised high belongs to the player whose head is under it: raise zones of neighbours overlap
@@ -229,35 +233,11 @@ class HandFinder:
             return best
         # Another seat only when the arm clearly runs to it and clearly not to the zone's own player.
         own = angles.get(zone_seat, 180.0)
-        return best if angles[best] <= ARM_MAX_DEG and own - angles[best] >= OWN_SEAT_BIAS_DEG else None
-
-    def owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
-        """The seat the hand's arm comes from: the body anchor best aligned with the forearm direction."""
-        wrist = points[WRIST, :2].astype(np.float64)
-        knuckle = points[MIDDLE_MCP, :2].astype(np.float64)
-        arm = wrist - knuckle
-        norm = float(np.hypot(*arm))
-        if norm < 1e-6:
-            return zone_seat
-        arm /= norm
-        best_seat, best_angle = zone_seat, math.inf
-        angles: dict[int, float] = {}
-        for seat, anchor in self._anchors.items():
-            if seat not in self._near(zone_seat):
-                continue  # an arm reaches into a zone from the seat beside it, not across the table
-            to_body = anchor - wrist
-            d = float(np.hypot(*to_body))
-            if d < 1e-6:
-                continue
-            cos = float(np.clip(np.dot(arm, to_body / d), -1.0, 1.0))
-            angles[seat] = math.degrees(math.acos(cos))
-            if angles[seat] < best_angle:
-                best_seat, best_angle = seat, angles[seat]
-        own = angles.get(zone_seat, math.inf)
-        # A fist's wrist-to-knuckle line is short and noisy on a 50 px hand: give the hand to another seat
-        # only when its forearm clearly points there and clearly away from the zone's own player.
-        if best_seat != zone_seat and (
-            best_angle > NEIGHBOUR_MAX_DEG or own - best_angle < OWN_SEAT_BIAS_DEG
-        ):
-            return zone_seat
-        return best_seat
+        if angles[best] > ARM_MAX_DEG or own - angles[best] < OWN_SEAT_BIAS_DEG:
+            return None
+        # And the arm must end nearer the neighbour's body than the zone's own player's (at the far end of
+        # the table two players' bodies lie in nearly the same direction from a hand).
+        tip = pts[int(np.argmax(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)))]
+        near_best = float(np.hypot(*(tip - self._anchors[best])))
+        near_own = float(np.hypot(*(tip - self._anchors[zone_seat])))
+        return best if near_best < near_own else None
