@@ -212,7 +212,7 @@ def _ray_starts(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margi
 
 def _distance(scene: _Scene, p: np.ndarray) -> np.ndarray:
     skin, sleeve, _ = _fields(scene, p)
-    return np.minimum(skin, sleeve)
+    return np.asarray(np.minimum(skin, sleeve))
 
 
 def _srgb_to_lin(c: np.ndarray) -> np.ndarray:
@@ -296,7 +296,7 @@ def render_hand(
 
     # Shade every sub-sample of the edge pixels (anti-aliasing) but one sample of a fully covered pixel.
     hit4 = hit.reshape(height, ss, width, ss)
-    full = hit4.all(axis=(1, 3))
+    full = np.asarray(hit4.all(axis=(1, 3)))
     to_shade = hit4 & ~full[:, None, :, None]
     to_shade[:, 0, :, 0] |= full
     colour = np.zeros((n_rays, 3), dtype=np.float32)
@@ -399,6 +399,9 @@ def _shade(
     return np.asarray(out, dtype=np.float32)
 
 
+_Key = tuple[str, HandLook, float, float, float, int]
+
+
 class SpriteCache:
     """LRU cache of rendered sprites; key = (pose, look, angles quantised to ``angle_step`` degrees, size to
     1 px). Keep one per thread or process (a lock makes sharing safe, but renders are not parallel)."""
@@ -410,7 +413,7 @@ class SpriteCache:
         self.angle_step = angle_step
         self.hits = 0
         self.misses = 0
-        self._items: OrderedDict[tuple[object, ...], HandSprite] = OrderedDict()
+        self._items: OrderedDict[_Key, HandSprite] = OrderedDict()
         self._lock = threading.Lock()
 
     def _q(self, angle: float, wrap: bool) -> float:
@@ -419,7 +422,7 @@ class SpriteCache:
 
     def key(
         self, pose: str, look: HandLook, yaw: float, pitch: float, roll: float, hand_len_px: float
-    ) -> tuple:
+    ) -> _Key:
         return (
             pose,
             look,

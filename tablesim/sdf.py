@@ -24,7 +24,7 @@ def tapered_capsules(
     pa2 = np.einsum("nk,nk->n", p, p)[:, None] - 2.0 * (p @ a.T) + np.einsum("mk,mk->m", a, a)
     t = np.clip(pa_ba / l2, 0.0, 1.0)
     q2 = pa2 - t * (2.0 * pa_ba - t * l2)
-    return np.sqrt(np.maximum(q2, 0.0)) - (r1 + t * (r2 - r1))
+    return np.asarray(np.sqrt(np.maximum(q2, 0.0)) - (r1 + t * (r2 - r1)))
 
 
 def capsule_axis_param(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarray:
@@ -37,9 +37,9 @@ def capsule_axis_param(p: np.ndarray, a: np.ndarray, b: np.ndarray) -> np.ndarra
 def smin(a: np.ndarray, b: np.ndarray, k: float) -> np.ndarray:
     """Polynomial smooth minimum of two distance fields with blend radius ``k`` (k <= 0: hard min)."""
     if k <= 0:
-        return np.minimum(a, b)
+        return np.asarray(np.minimum(a, b))
     h = np.clip(0.5 + 0.5 * (b - a) / k, 0.0, 1.0)
-    return b + (a - b) * h - k * h * (1.0 - h)
+    return np.asarray(b + (a - b) * h - k * h * (1.0 - h))
 
 
 def convex_polygon_2d(xy: np.ndarray, poly: np.ndarray) -> np.ndarray:
@@ -54,7 +54,7 @@ def convex_polygon_2d(xy: np.ndarray, poly: np.ndarray) -> np.ndarray:
     # Outward normal of a CCW edge (ex, ey) is (ey, -ex).
     normals = (np.stack([e[:, 1], -e[:, 0]], axis=1) / np.sqrt(l2)[:, None]).astype(xy.dtype)
     side = np.max(xy @ normals.T - np.einsum("kc,kc->k", a, normals), axis=1)
-    return np.where(side > 0, dist, side)
+    return np.asarray(np.where(side > 0, dist, side))
 
 
 def rounded_slab(p: np.ndarray, poly: np.ndarray, half_thickness: float, rounding: float) -> np.ndarray:

@@ -210,7 +210,7 @@ def rotation(yaw: float, pitch: float, roll: float) -> np.ndarray:
     ``R = Rz(roll) @ Rx(-pitch) @ Ry(yaw) @ NEUTRAL`` with the camera axes: see the module docstring.
     Positive pitch moves the fingertips away from the camera; positive roll turns clockwise on screen.
     """
-    return _rz(np.radians(roll)) @ _rx(-np.radians(pitch)) @ _ry(np.radians(yaw)) @ _NEUTRAL
+    return np.asarray(_rz(np.radians(roll)) @ _rx(-np.radians(pitch)) @ _ry(np.radians(yaw)) @ _NEUTRAL)
 
 
 def angles_from_rotation(rot: np.ndarray) -> tuple[float, float, float]:
