@@ -60,13 +60,13 @@ DEFAULT_VIEWS: tuple[View, ...] = (View(None), View(None, True), View(0.3), View
 class HandReading:
     """One hand of the image. ``points``: (21, 3) float32 landmarks in image pixels from the first
     view that found it; ``bbox``: x0, y0, x1, y1 around them; ``result``: the combined gesture;
-    ``views``: how many views found this hand; ``per_view``: each of those views' own gesture."""
+    ``views``: how many views found this hand; ``per_view``: each of those views and its own reading."""
 
     points: npt.NDArray[np.float32]
     bbox: tuple[float, float, float, float]
     result: GestureResult
     views: int
-    per_view: tuple[str, ...]
+    per_view: tuple[tuple[View, GestureResult], ...]
 
     def __post_init__(self) -> None:
         if self.points.shape != (21, 3) or self.points.dtype != np.float32:
@@ -171,31 +171,32 @@ def read_hands(
     crops = [v for v in views if v.fill is not None]
     if not whole:
         raise ValueError("views need at least one whole-image view to find the hands")
-    found: list[list[npt.NDArray[np.float32]]] = []  # per hand: the landmarks of each view that found it
+    # per hand: the views that found it and their landmarks (image pixels)
+    found: list[list[tuple[View, npt.NDArray[np.float32]]]] = []
     for view in whole:
         known = len(found)  # a view's own hands are never merged with each other
         for pts in _view_hands(detector, image_rgb, view, None):
-            k = _nearest([f[0] for f in found[:known]], _box(pts))
+            k = _nearest([f[0][1] for f in found[:known]], _box(pts))
             if k is None:
-                found.append([pts])
+                found.append([(view, pts)])
             else:
-                found[k].append(pts)
+                found[k].append((view, pts))
     readings: list[HandReading] = []
     for hand in found:
-        box = _box(hand[0])
+        box = _box(hand[0][1])
         for view in crops:
             seen = _view_hands(detector, image_rgb, view, box)
             k = _nearest(seen, box)
             if k is not None:
-                hand.append(seen[k])
-        results = [classify(p, image_up=image_up) for p in hand]
+                hand.append((view, seen[k]))
+        results = [classify(p, image_up=image_up) for _, p in hand]
         readings.append(
             HandReading(
-                points=hand[0].astype(np.float32),
+                points=hand[0][1].astype(np.float32),
                 bbox=box,
                 result=combine(results),
                 views=len(hand),
-                per_view=tuple(r.gesture for r in results),
+                per_view=tuple((v, r) for (v, _), r in zip(hand, results, strict=True)),
             )
         )
     return readings
