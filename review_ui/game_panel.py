@@ -108,14 +108,14 @@ class GamePanel(QWidget):
         self._list(
             tr("needs_review"),
             [
-                (i["t"], f"{i.get('seat') or ''} {i['what']}", i.get("ref"))
+                (i["t"], self._who(i.get("seat")) + i["what"], i.get("ref"))
                 for i in st.get("needs_review", [])
             ],
         )
         self._list(
             tr("violations"),
             [
-                (i["t"], f"{i.get('seat') or ''} {i['rule']}: {i['what']}", i.get("ref"))
+                (i["t"], self._who(i.get("seat")) + f"{i['rule']}: {i['what']}", i.get("ref"))
                 for i in st.get("violations", [])
             ],
         )
@@ -131,6 +131,9 @@ class GamePanel(QWidget):
         self.tree.resizeColumnToContents(0)
         if selected is not None:
             self._select_round(selected)
+
+    def _who(self, seat: object) -> str:
+        return f"{self._lang.tr('seat_n', n=seat)} — " if seat else ""
 
     def _round_item(self, parent: QTreeWidgetItem, v: dict[str, object], rnd: RoundView | None) -> None:
         tr = self._lang.tr

@@ -159,6 +159,7 @@ LABELS: dict[str, dict[str, str]] = {
     "layer_hands": {"ru": "Руки (камера)", "en": "Hands (vision)"},
     "layer_window": {"ru": "Окно голосования", "en": "Vote window"},
     "layer_thanks": {"ru": "До / после «Спасибо»", "en": "Before / after «Спасибо»"},
+    "voice": {"ru": "голос", "en": "voice"},
     "layer_waveform": {"ru": "Звук", "en": "Sound"},
     "waveform_wait": {"ru": "Звук читается…", "en": "Reading the sound…"},
     "waveform_none": {"ru": "В записи нет звука", "en": "The recording has no sound"},

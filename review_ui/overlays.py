@@ -109,7 +109,7 @@ def paint_overlays(
             f"{labels('vote_window')}: {rnd.round} → {rnd.candidate}   "
             f"{format_time(rnd.call_t)[3:]} – {format_time(rnd.close_t)[3:]}"
         )
-        _banner(p, QPointF(target.left() + 8, target.top() + 8), text, QColor(20, 60, 160))
+        _banner(p, QPointF(target.left() + 8, target.bottom() - 40), text, QColor(20, 60, 160))
     th = thanks_at(rnd, t)
     if "thanks" in on and th is not None:
         word = labels("before_thanks") if th.before else labels("after_thanks")
@@ -117,7 +117,7 @@ def paint_overlays(
         color = QColor(30, 150, 50) if th.before else QColor(200, 30, 30)
         _big(p, target, f"{word}  {th.delta_ms:+d} ms", src, color)
     if "timecode" in on:
-        _banner(p, QPointF(target.left() + 8, target.bottom() - 34), format_time(t), QColor(0, 0, 0))
+        _banner(p, QPointF(target.left() + 8, target.top() + 8), format_time(t), QColor(0, 0, 0))
 
 
 def _tag(p: QPainter, at: QPointF, text: str, color: QColor, size: int) -> None:

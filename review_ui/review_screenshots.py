@@ -42,10 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     win.resize(1600, 960)
     tools: ReviewTools = win.review  # type: ignore[attr-defined]
     session = tools.session
-    _settle(win, lambda: session.data is not None)
+    _settle(win, lambda: session.data is not None and tools.waveform.state != "waiting", 60000)
     data = session.data
     assert data is not None
-    rnd = max(data.rounds, key=lambda r: len(r.landings))
+    rnd = max((r for r in data.rounds if r.source), key=lambda r: len(r.landings))
     win.model.seek(rnd.close_t - 120)
     tools.timeline.show_range(rnd.call_t, rnd.close_t + 1500)
     tools.game_panel.show_round_at(rnd.close_t)
@@ -59,14 +59,28 @@ def main(argv: list[str] | None = None) -> int:
     _wait(200)
     tools.timeline.grab().save(str(args.out / "review_timeline.png"))
     if not data.protests:
-        seats = tuple(sorted({x.seat for x in rnd.landings if x.delta_ms >= -400})[:2]) or (1,)
+        # a protest against the landing nearest to «Спасибо», upheld by voiding it
+        counted = [
+            x for x in rnd.landings if x.delta_ms < 0 and x.seat in rnd.voters and x.seat not in rnd.defaulted
+        ]
+        landing = max(counted, key=lambda x: x.delta_ms)
         tools.protest_panel.file_protest(
-            by=seats[0],
-            seats=seats,
-            claim="голос после «Спасибо»",
+            by=rnd.candidate if isinstance(rnd.candidate, int) else None,
+            seats=(landing.seat,),
+            claim=f"место {landing.seat}: рука соседа, а не голос",
             rng=(rnd.close_t - 2000, rnd.close_t + 1000),
         )
         _settle(win, lambda: session.data is not None and bool(session.data.protests))
+        target = session.data.event(landing.ref or "") if session.data is not None else None
+        if target is not None:
+            tools.protest_panel.judge_fact("void", target, "на кадрах рука соседнего места")
+            _settle(win, lambda: session.data is not None and (landing.ref or "") in session.data.voided)
+            tools.protest_panel.decide("upheld", "голос места не подтверждён кадрами")
+            _settle(win, lambda: session.data is not None and session.data.protests[0].decided)
+        tools.protest_panel.protests.setCurrentRow(0)
+        tools.go_to_protest()
+        win.model.seek(landing.t)
+        _settle(win, lambda: win.model.position_ms == landing.t, 5000)
     tabs = win.panels.tabs
     tabs.setCurrentWidget(tools.protest_panel)
     _wait(300)

@@ -21,6 +21,8 @@ from PySide6.QtCore import Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QComboBox, QHBoxLayout, QInputDialog, QLabel, QToolButton, QVBoxLayout, QWidget
 
+from gamelog.events import VoteStop
+from review_ui import judging
 from review_ui.background import run_in_background
 from review_ui.evidence import export_clip, export_copy, stills, write_report
 from review_ui.game_panel import GamePanel
@@ -32,6 +34,7 @@ from review_ui.review_data import KINDS, ReviewData, next_marker
 from review_ui.review_session import ReviewSession
 from review_ui.seat_focus import SeatFocus
 from review_ui.timeline import SwimlaneTimeline
+from review_ui.waveform import Waveform, compute_envelope
 from vision.video import SegmentSpec
 
 
@@ -58,6 +61,8 @@ class ReviewTools:
         self.next_button.clicked.connect(lambda: self.jump_event(1))
         for w in (self.kind_combo, self.seat_combo, self.prev_button, self.next_button):
             w.setFocusPolicy(Qt.FocusPolicy.NoFocus)
+        self.kind_combo.setMinimumWidth(150)
+        self.seat_combo.setMinimumWidth(120)
         self.status = QLabel()
         bar = QHBoxLayout()
         bar.setContentsMargins(6, 0, 6, 0)
@@ -69,6 +74,8 @@ class ReviewTools:
         col.setContentsMargins(0, 0, 0, 0)
         col.setSpacing(0)
         col.addLayout(bar)
+        self.waveform = Waveform(session, model, self.timeline, language, self.move_stop)
+        col.addWidget(self.waveform)
         col.addWidget(self.timeline)
         window.left_column.addWidget(box)
         self.focus = SeatFocus(session, model, language)
@@ -79,10 +86,15 @@ class ReviewTools:
         window.add_panel(self.protest_panel, "")
         self.game_panel.judge_requested.connect(self._judge_from_panel)
         self.protest_panel.export_requested.connect(self.export)
+        self.protest_panel.protests.itemDoubleClicked.connect(lambda *_: self.go_to_protest())
         model.position_changed.connect(self._on_position)
         session.data_changed.connect(self._on_data)
         session.failed.connect(self.status.setText)
         self._build_actions()
+        paths = [spec.path for spec in specs]
+        run_in_background(
+            lambda: compute_envelope(paths), self.waveform.set_envelope, self.waveform.set_failed
+        )
         language.language_changed.connect(lambda *_: self.retranslate())
         self.retranslate()
 
@@ -151,6 +163,18 @@ class ReviewTools:
         self.status.setText(f"{m.kind}: {m.label}" + (f" [{m.ref}]" if m.ref else ""))
         return m.t
 
+    def go_to_protest(self) -> None:
+        """Loop the selected protest's range, show it on the timeline and jump to its start."""
+        pv = self.protest_panel.selected()
+        if pv is None:
+            return
+        p = pv.protest
+        lo = p.from_t if p.from_t is not None else p.t
+        hi = p.until if p.until is not None else p.t + 1000
+        self.session.set_loop((lo, hi))
+        self.timeline.show_range(lo, hi)
+        self.window.model.seek(lo)
+
     def loop_in(self) -> None:
         t = self.window.model.position_ms
         b = self.session.loop[1] if self.session.loop else t + 3000
@@ -199,6 +223,19 @@ class ReviewTools:
         reason = self.ask_reason(self._lang.tr(f"act_{action}"))
         if reason is not None:
             self.protest_panel.judge_fact(action, ev, reason)
+
+    def move_stop(self, stop: VoteStop, new_t: int) -> None:
+        """Move a "Спасибо" keystroke to ``new_t`` (asks the reason; void + judge vote_stop)."""
+        reason = self.ask_reason(self._lang.tr("act_move_stop"))
+        if reason is None:
+            return
+        try:
+            events = judging.move_stop(
+                self.session.ids(), stop=stop, new_t=new_t, judge=self.session.judge, reason=reason
+            )
+            self.session.apply(events)
+        except (judging.JudgeError, ValueError) as e:
+            self.status.setText(str(e))
 
     # -- evidence -------------------------------------------------------------------------------------
     def export(

@@ -1,8 +1,8 @@
 """Seat focus: a zoomed view of up to four seats' zones next to the full table, in step with the player.
 
-Each tile crops the frame on screen to the bounding box of the seat's zones (table, raise and head) with a
-margin, so a judge sees the seat's hand and head large while the main view keeps the whole table. Seats are
-chosen by clicking a seat on the video, its lane name on the timeline, or its number key (0 = 10).
+Each tile crops the frame on screen to the bounding box of the seat's table and head zones with a margin,
+so a judge sees the seat's hand and head large while the main view keeps the whole table. Seats are chosen
+by clicking a seat on the video, its lane name on the timeline, or its number key (0 = 10).
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from review_ui.i18n import Language
 from review_ui.player_model import PlayerModel
 from review_ui.review_session import ReviewSession
 
-MARGIN = 0.25
+MARGIN = 0.15
 
 
 def seat_rect(session: ReviewSession, seat: int, t: int, size: tuple[int, int]) -> QRect | None:
@@ -28,7 +28,7 @@ def seat_rect(session: ReviewSession, seat: int, t: int, size: tuple[int, int]) 
         zones = data.bundle.layout.at(t).seat(seat)
     except KeyError:
         return None
-    boxes = [polygon_bbox(zones.zone(z)) for z in ("table_zone", "raise_zone", "head_zone")]
+    boxes = [polygon_bbox(zones.zone(z)) for z in ("table_zone", "head_zone")]
     x0, y0 = min(b[0] for b in boxes), min(b[1] for b in boxes)
     x1, y1 = max(b[2] for b in boxes), max(b[3] for b in boxes)
     mx, my = (x1 - x0) * MARGIN, (y1 - y0) * MARGIN

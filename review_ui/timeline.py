@@ -9,7 +9,7 @@ position from the player model; it changes nothing but the player's position.
 
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QMouseEvent, QPainter, QPaintEvent, QPen, QWheelEvent
 from PySide6.QtWidgets import QSizePolicy, QWidget
 
@@ -19,6 +19,7 @@ from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import HOST_LANE, Marker, ReviewData
 from review_ui.review_session import ReviewSession
+from vision.video import Damage
 
 KIND_COLORS: dict[str, QColor] = {
     "vote": QColor(60, 170, 75),
@@ -39,6 +40,8 @@ MIN_SPAN_MS = 1000
 
 
 class SwimlaneTimeline(QWidget):
+    view_changed = Signal(int, int)  # the visible range, ms
+
     def __init__(self, session: ReviewSession, model: PlayerModel, language: Language) -> None:
         super().__init__()
         self._session = session
@@ -67,6 +70,11 @@ class SwimlaneTimeline(QWidget):
     def lanes(self) -> list[int]:
         seats = list(self._data.seats) if self._data is not None else list(range(1, 11))
         return [HOST_LANE, *seats]
+
+    @property
+    def damaged(self) -> tuple[Damage, ...]:
+        """The damaged stretches painted on the timeline."""
+        return self._info.damaged if self._info is not None else ()
 
     @property
     def total_ms(self) -> int:
@@ -106,6 +114,7 @@ class SwimlaneTimeline(QWidget):
         t0 = min(max(0, t0), max(0, self.total_ms - span))
         self.view_from, self.view_to = int(t0), int(t0 + span)
         self.update()
+        self.view_changed.emit(self.view_from, self.view_to)
 
     def zoom(self, factor: float, at_ms: int | None = None) -> None:
         at = self._pos if at_ms is None else at_ms

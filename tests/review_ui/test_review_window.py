@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,15 +10,15 @@ from pathlib import Path
 import av
 import numpy as np
 import pytest
-from PySide6.QtCore import QSettings, Qt
+from PySide6.QtCore import QPoint, QSettings, Qt
 from pytestqt.qtbot import QtBot
 
 from review_ui import app as review_app
 from review_ui.evidence import export_clip
 from review_ui.main_window import MainWindow
 from review_ui.review_window import ReviewTools
-from tests.review_ui.conftest import qimage_number
-from tests.review_ui.review_fixtures import CALL_T, STOP_T, make_game
+from tests.review_ui.conftest import make_bundle, qimage_number
+from tests.review_ui.review_fixtures import CALL_T, STOP_T, add_game, make_game
 from vision.video import VideoTimeline
 
 WAIT = 20_000
@@ -152,3 +153,72 @@ def test_exported_clip_matches_the_source_frames(
         assert sum(1 for _ in container.decode(video=0)) == (STOP_T - CALL_T) // 40
     html = report.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") >= 3 and "late" in html
+
+
+def test_dragging_a_keystroke_on_the_waveform_moves_it_with_a_reason(
+    qtbot: QtBot, window: MainWindow, game: Path
+) -> None:
+    tools = review(window)
+    session, wave, tl = tools.session, tools.waveform, tools.timeline
+    qtbot.waitUntil(lambda: wave.state != "waiting", timeout=WAIT)
+    assert wave.state == "none"  # the generated video has no sound: said, not hidden
+    tl.set_view(4000, 8000)
+    x0, x1 = tl.x_of(STOP_T), tl.x_of(5600)
+    y = int(wave.height() * 0.2)
+    asked: list[str] = []
+    tools.ask_reason = lambda title: asked.append(title) or "the word starts earlier"  # type: ignore[func-returns-value]
+    qtbot.mousePress(wave, Qt.MouseButton.LeftButton, pos=QPoint(round(x0), y))
+    qtbot.mouseMove(wave, QPoint(round(x1), y))
+    qtbot.mouseRelease(wave, Qt.MouseButton.LeftButton, pos=QPoint(round(x1), y))
+    qtbot.waitUntil(lambda: session.data is not None and "h6" in session.data.voided, timeout=WAIT)
+    lines = judge_lines(game)
+    assert [r["type"] for r in lines] == ["void", "vote_stop"] and asked
+    assert abs(int(lines[1]["t"]) - 5600) <= 10  # type: ignore[call-overload]
+    assert session.data is not None and session.data.rounds[0].close_t == lines[1]["t"]
+
+
+def test_clicking_a_seat_lane_focuses_it_and_the_loop_repeats(qtbot: QtBot, window: MainWindow) -> None:
+    tools = review(window)
+    tl, session, m = tools.timeline, tools.session, window.model
+    lane = tl.lane_rect(6)
+    qtbot.mouseClick(tl, Qt.MouseButton.LeftButton, pos=QPoint(10, round(lane.center().y())))
+    assert session.focus == (6,)
+    qtbot.waitUntil(lambda: bool(tools.focus.crops()) or tools.focus.isVisible(), timeout=WAIT)
+    m.seek(2000)
+    qtbot.waitUntil(lambda: m.position_ms == 2000, timeout=WAIT)
+    qtbot.keyClick(window.view, Qt.Key.Key_I)
+    m.seek(2400)
+    qtbot.waitUntil(lambda: m.position_ms == 2400, timeout=WAIT)
+    qtbot.keyClick(window.view, Qt.Key.Key_O)
+    assert session.loop == (2000, 2400)
+    m.seek(2000)
+    m.play()
+    seen: list[int] = []
+    m.position_changed.connect(seen.append)
+    qtbot.waitUntil(lambda: any(a > b for a, b in itertools.pairwise(seen)), timeout=WAIT)
+    m.pause()
+    assert all(1960 <= t <= 2480 for t in seen)
+
+
+def test_damaged_video_and_bad_lines_show_on_the_timeline_and_panel(qtbot: QtBot, tmp_path: Path) -> None:
+    bundle = add_game(make_bundle(tmp_path, damage=True))
+    with open(bundle / "events.jsonl", "ab") as f:
+        f.write(b'{"t": 12, "type": "vote", "src": "host"}\n')
+    settings = QSettings(str(tmp_path / "review.ini"), QSettings.Format.IniFormat)
+    win = review_app.open_review(bundle, lang="en", settings=settings)
+    qtbot.addWidget(win)
+    try:
+        tools = review(win)
+        qtbot.waitUntil(
+            lambda: (
+                tools.session.data is not None and win.model.info is not None and win.model.info.index_ready
+            ),
+            timeout=WAIT,
+        )
+        qtbot.waitUntil(lambda: bool(win.model.info and win.model.info.damaged), timeout=WAIT)
+        assert tools.timeline.damaged  # painted red on the timeline
+        assert tools.game_panel.find_items("Unreadable lines and problems (2)")  # the bad line, no layout
+        assert any("events.jsonl:" in it.text(0) for it in tools.game_panel.find_items("field"))
+        assert tools.session.data is not None and tools.session.data.rounds[0].close_t == STOP_T
+    finally:
+        win.close()
