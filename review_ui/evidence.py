@@ -43,7 +43,7 @@ def draw_frame(
     img = QImage(np.ascontiguousarray(rgb).data, w, h, 3 * w, QImage.Format.Format_RGB888).copy()
     p = QPainter(img)
     paint_overlays(
-        p, lambda x, y: QPointF(x, y), 1.0, data, t, list(layers), labels=labels, area=QRectF(0, 0, w, h)
+        p, lambda x, y: QPointF(x, y), data, t, list(layers), labels=labels, area=QRectF(0, 0, w, h)
     )
     p.end()
     return img

@@ -160,7 +160,7 @@ class GamePanel(QWidget):
             return
         for landing in sorted(rnd.landings, key=lambda x: (x.seat, x.t)):
             state = tr("in_time") if landing.delta_ms < 0 else tr("after_stop")
-            voided = landing.ref is not None and landing.ref in (self._data.voided if self._data else ())
+            voided = landing.voided
             text = f"{landing.seat}: {_ms(landing.delta_ms)} {state} ({landing.gesture} {landing.conf:.2f})"
             item = self._item(r_item, text + (" ✗" if voided else ""), landing.t, landing.ref)
             item.setForeground(0, Qt.GlobalColor.darkGreen if landing.delta_ms < 0 else Qt.GlobalColor.red)

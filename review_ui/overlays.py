@@ -59,7 +59,6 @@ def _poly(points: Iterable[tuple[float, float]], to: Mapper) -> QPolygonF:
 def paint_overlays(
     p: QPainter,
     to: Mapper,
-    scale: float,
     data: ReviewData | None,
     t: int,
     layers: Iterable[str],
@@ -68,10 +67,12 @@ def paint_overlays(
     labels: Callable[[str], str] = lambda k: k,
     area: QRectF | None = None,
 ) -> None:
-    """Paint the chosen layers for media time ``t``. ``scale``: target px per frame px (for pen sizes)."""
+    """Paint the chosen layers for media time ``t``; ``to`` maps frame pixels to the target."""
     on = set(layers)
     if data is None:
         return
+    full = area if area is not None else QRectF(p.viewport())
+    text_k = max(1.0, full.height() / 600)
     p.setRenderHint(QPainter.RenderHint.Antialiasing, True)
     if "zones" in on and data.bundle.layout is not None:
         layout = data.bundle.layout.at(t)
@@ -86,7 +87,7 @@ def paint_overlays(
             xs = [x for x, _ in seat.table_zone]
             ys = [y for _, y in seat.table_zone]
             c = to(sum(xs) / len(xs), sum(ys) / len(ys))
-            _tag(p, c, str(seat.seat), QColor(255, 255, 0) if strong else QColor(255, 255, 255), 14)
+            _tag(p, c, str(seat.seat), QColor(255, 255, 0) if strong else QColor(255, 255, 255), 14 * text_k)
     if "hands" in on:
         for ev in data.bundle.events:
             if ev.src != "vision" or abs(ev.t - t) > HAND_NEAR_MS:
@@ -99,17 +100,18 @@ def paint_overlays(
                 p.setPen(QPen(color, 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
-                _tag(p, to(x0, y0 - 4), f"{ev.seat} {ev.gesture} {ev.conf:.2f}", color, 11)
+                _tag(p, to(x0, y0 - 4), f"{ev.seat} {ev.gesture} {ev.conf:.2f}", color, 11 * text_k)
             elif isinstance(ev, HandUp):
                 pass
     target = area if area is not None else QRectF(p.viewport())
+    k = max(1.0, target.height() / 600)  # text grows with big targets (an exported 1080p frame)
     rnd = data.round_at(t)
     if "window" in on and rnd is not None:
         text = (
             f"{labels('vote_window')}: {rnd.round} → {rnd.candidate}   "
             f"{format_time(rnd.call_t)[3:]} – {format_time(rnd.close_t)[3:]}"
         )
-        _banner(p, QPointF(target.left() + 8, target.bottom() - 40), text, QColor(20, 60, 160))
+        _banner(p, QPointF(target.left() + 8, target.bottom() - 40 * k), text, QColor(20, 60, 160), k)
     th = thanks_at(rnd, t)
     if "thanks" in on and th is not None:
         word = labels("before_thanks") if th.before else labels("after_thanks")
@@ -117,12 +119,12 @@ def paint_overlays(
         color = QColor(30, 150, 50) if th.before else QColor(200, 30, 30)
         _big(p, target, f"{word}  {th.delta_ms:+d} ms", src, color)
     if "timecode" in on:
-        _banner(p, QPointF(target.left() + 8, target.top() + 8), format_time(t), QColor(0, 0, 0))
+        _banner(p, QPointF(target.left() + 8, target.top() + 8), format_time(t), QColor(0, 0, 0), k)
 
 
-def _tag(p: QPainter, at: QPointF, text: str, color: QColor, size: int) -> None:
+def _tag(p: QPainter, at: QPointF, text: str, color: QColor, size: float) -> None:
     f = QFont()
-    f.setPixelSize(size)
+    f.setPixelSize(round(size))
     f.setBold(True)
     p.setFont(f)
     r = p.fontMetrics().boundingRect(text)
@@ -132,13 +134,13 @@ def _tag(p: QPainter, at: QPointF, text: str, color: QColor, size: int) -> None:
     p.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
-def _banner(p: QPainter, at: QPointF, text: str, color: QColor) -> None:
+def _banner(p: QPainter, at: QPointF, text: str, color: QColor, k: float = 1.0) -> None:
     f = QFont()
-    f.setPixelSize(16)
+    f.setPixelSize(round(16 * k))
     f.setBold(True)
     p.setFont(f)
     r = p.fontMetrics().boundingRect(text)
-    box = QRectF(at.x(), at.y(), r.width() + 16, r.height() + 8)
+    box = QRectF(at.x(), at.y(), r.width() + 16 * k, r.height() + 8 * k)
     bg = QColor(color)
     bg.setAlpha(200)
     p.fillRect(box, bg)
@@ -218,7 +220,6 @@ class OverlayView(VideoView):
         paint_overlays(
             p,
             to,
-            sx,
             self._session.data,
             self._model.position_ms,
             self.layers,

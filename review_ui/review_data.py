@@ -89,6 +89,7 @@ class Landing:
     conf: float
     ref: str | None
     box: tuple[float, float, float, float] | None
+    voided: bool = False
 
 
 @dataclass(frozen=True)
@@ -193,7 +194,7 @@ def derive(bundle: Bundle, state: JSON) -> ReviewData:
     live = [e for e in events if not (e.id is not None and e.id in voided)]
     confirmed = frozenset(e.ref for e in live if isinstance(e, Confirm))
     markers = _markers(events, voided, state)
-    rounds = _rounds(bundle, live, state)
+    rounds = _rounds(bundle, live, state, voided)
     nights = _nights(live, state)
     protests = _protests(bundle)
     return ReviewData(bundle.path, bundle, state, markers, rounds, nights, protests, voided, confirmed)
@@ -270,7 +271,9 @@ def _phase_ends(events: Sequence[Event]) -> list[int]:
     return sorted(e.t for e in events if isinstance(e, Night | Day))
 
 
-def _rounds(bundle: Bundle, live: Sequence[Event], state: JSON) -> tuple[RoundView, ...]:
+def _rounds(
+    bundle: Bundle, live: Sequence[Event], state: JSON, voided: frozenset[str]
+) -> tuple[RoundView, ...]:
     game = bundle.game
     rules = rules_for(game.rules, dict(game.rule_options) or None)
     calls = [e for e in live if isinstance(e, VoteCall)]
@@ -307,6 +310,7 @@ def _rounds(bundle: Bundle, live: Sequence[Event], state: JSON) -> tuple[RoundVi
                     h.conf,
                     h.id,
                     tuple(h.box) if h.box is not None else None,
+                    h.id is not None and h.id in voided,
                 )
                 for h in hands
                 if w.call.t < h.t < w.late_until

@@ -67,9 +67,12 @@ def paint_round(p: QPainter, rect: QRectF, rnd: RoundView | None, seats: tuple[i
             x = _x(landing.delta_ms, rect)
             p.setPen(QPen(color.darker(130), 1))
             p.setBrush(color)
+            if landing.voided:  # a judge voided it: hollow and grey
+                p.setPen(QPen(QColor(150, 150, 150), 2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawEllipse(QPointF(x, y), min(5.0, row_h / 2.5), min(5.0, row_h / 2.5))
             p.setPen(QColor(40, 40, 40))
-            p.drawText(QPointF(x + 7, y + 4), f"{landing.delta_ms:+d}")
+            p.drawText(QPointF(x + 7, y + 4), f"{landing.delta_ms:+d}" + (" ✗" if landing.voided else ""))
 
 
 def render_chart(rnd: RoundView, seats: tuple[int, ...], size: tuple[int, int] = (520, 260)) -> QImage:

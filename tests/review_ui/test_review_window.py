@@ -150,7 +150,19 @@ def test_exported_clip_matches_the_source_frames(
     tools.export(pid, "report", report, then=done.append)
     qtbot.waitUntil(lambda: len(done) == 2, timeout=60_000)
     with av.open(str(out2)) as container:
-        assert sum(1 for _ in container.decode(video=0)) == (STOP_T - CALL_T) // 40
+        overlaid = [f.to_ndarray(format="rgb24") for f in container.decode(video=0)]
+    assert len(overlaid) == (STOP_T - CALL_T) // 40
+    source = VideoTimeline(tools.specs, index=False, background_index=False)
+    try:
+        src = source.frame_at(CALL_T).image.astype(np.int16)
+    finally:
+        source.close()
+    got = overlaid[0].astype(np.int16)
+    h, w, _ = src.shape
+    middle = (slice(h // 3, 2 * h // 3), slice(w // 3, 2 * w // 3))
+    corner = (slice(8, 24), slice(8, 90))  # the burned-in time code
+    assert float(np.abs(got[middle] - src[middle]).mean()) < 4.0
+    assert float(np.abs(got[corner] - src[corner]).mean()) > 20.0
     html = report.read_text(encoding="utf-8")
     assert html.count("data:image/png;base64,") >= 3 and "late" in html
 
