@@ -101,6 +101,8 @@ LABELS: dict[str, dict[str, str]] = {
     "act_void": {"ru": "Аннулировать…", "en": "Void…"},
     "act_confirm": {"ru": "Подтвердить…", "en": "Confirm…"},
     "act_move_stop": {"ru": "«Спасибо» сюда…", "en": "Move «Спасибо» here…"},
+    "act_judge_vote": {"ru": "Голос судьи…", "en": "Judge's vote…"},
+    "pick_round": {"ru": "Встаньте в окно голосования", "en": "Go to a vote window first"},
     "act_decide": {"ru": "Решение…", "en": "Decide…"},
     "judge": {"ru": "Судья", "en": "Judge"},
     "reason": {"ru": "Причина", "en": "Reason"},

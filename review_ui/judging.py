@@ -2,14 +2,16 @@
 
 A judge never edits a line: every action appends new judge events to ``events.jsonl`` through
 :class:`gamelog.jsonl.EventWriter` (append-only, fsynced, hash chain kept). Each event carries the judge's
-name and a reason; ids are fresh ``j…`` strings unique in the bundle. The builders are pure so the
+name, a reason and ``at`` (the wall-clock time of the action, UTC ISO 8601; ``t`` is media time); ids are
+fresh ``j…`` strings unique in the bundle. The builders are pure so the
 dialogs (asking) stay apart from the change (doing), and the tests can check what would be written.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from gamelog.bundle import EVENTS_FILE
@@ -21,11 +23,19 @@ class JudgeError(ValueError):
     """A judge action that cannot be taken (no name, no reason, an unknown reference)."""
 
 
+def utc_now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
 @dataclass
 class IdMaker:
-    """Fresh ids ``j<t>-<n>`` not yet used in the bundle (nor by this maker)."""
+    """Fresh ids ``j<t>-<n>`` not yet used in the bundle (nor by this maker); ``clock`` stamps ``at``."""
 
     taken: set[str]
+    clock: Callable[[], str] = utc_now
+
+    def at(self) -> dict[str, str]:
+        return {"at": self.clock()}
 
     @classmethod
     def for_events(cls, events: Iterable[Event]) -> IdMaker:
@@ -76,6 +86,7 @@ def protest(
         from_t=from_t,
         until=until,
         judge=judge.strip(),
+        extra=ids.at(),
     )
 
 
@@ -84,26 +95,36 @@ def void(ids: IdMaker, *, target: Event, judge: str, reason: str, t: int | None 
     if target.id is None:
         raise JudgeError(f"the {target.TYPE} at t={target.t} has no id and cannot be voided")
     at = target.t if t is None else t
-    return Void(t=at, src="judge", id=ids.new(at), ref=target.id, reason=reason.strip(), judge=judge.strip())
+    return Void(
+        t=at,
+        src="judge",
+        id=ids.new(at),
+        ref=target.id,
+        reason=reason.strip(),
+        judge=judge.strip(),
+        extra=ids.at(),
+    )
 
 
 def confirm(ids: IdMaker, *, ref: str, t: int, judge: str, reason: str) -> Confirm:
     _need(judge, reason)
-    return Confirm(t=t, src="judge", id=ids.new(t), ref=ref, reason=reason.strip(), judge=judge.strip())
+    return Confirm(
+        t=t, src="judge", id=ids.new(t), ref=ref, reason=reason.strip(), judge=judge.strip(), extra=ids.at()
+    )
 
 
 def move_stop(ids: IdMaker, *, stop: VoteStop, new_t: int, judge: str, reason: str) -> list[Event]:
     """Move the host's "Спасибо" to ``new_t`` (the true voice onset): void it and stop again as a judge."""
     _need(judge, reason)
     gone = void(ids, target=stop, judge=judge, reason=reason, t=stop.t)
-    extra = {"judge": judge.strip(), "reason": reason.strip(), "replaces": stop.id}
+    extra = {"judge": judge.strip(), "reason": reason.strip(), "replaces": stop.id, **ids.at()}
     again = VoteStop(t=new_t, src="judge", id=ids.new(new_t), extra=extra)
     return [gone, again]
 
 
 def judge_vote(ids: IdMaker, *, t: int, seat: int, candidate: int | str, judge: str, reason: str) -> Vote:
     _need(judge, reason)
-    extra = {"judge": judge.strip(), "reason": reason.strip()}
+    extra = {"judge": judge.strip(), "reason": reason.strip(), **ids.at()}
     return Vote(t=t, src="judge", id=ids.new(t), seat=seat, candidate=candidate, extra=extra)
 
 
@@ -119,6 +140,7 @@ def decision(ids: IdMaker, *, protest_id: str, t: int, outcome: str, judge: str,
         outcome=outcome,
         reason=reason.strip(),
         judge=judge.strip(),
+        extra=ids.at(),
     )
 
 

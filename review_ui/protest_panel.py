@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QComboBox,
     QFormLayout,
     QHBoxLayout,
+    QInputDialog,
     QLabel,
     QLineEdit,
     QListWidget,
@@ -104,6 +105,8 @@ class ProtestPanel(QWidget):
         self.void_button.clicked.connect(lambda: self._on_fact("void"))
         self.confirm_button.clicked.connect(lambda: self._on_fact("confirm"))
         self.stop_button.clicked.connect(self._move_stop)
+        self.vote_button = QPushButton()
+        self.vote_button.clicked.connect(self._enter_vote)
         self.outcome_combo = QComboBox()
         self.outcome_combo.addItems(list(judging.OUTCOMES))
         self.decide_button = QPushButton()
@@ -124,7 +127,7 @@ class ProtestPanel(QWidget):
         col.addWidget(self.protests, 1)
         col.addWidget(self.facts, 2)
         row1 = QHBoxLayout()
-        for b in (self.void_button, self.confirm_button, self.stop_button):
+        for b in (self.void_button, self.confirm_button, self.stop_button, self.vote_button):
             row1.addWidget(b)
         col.addLayout(row1)
         row2 = QHBoxLayout()
@@ -292,6 +295,38 @@ class ProtestPanel(QWidget):
         except (judging.JudgeError, ValueError) as e:
             self._fail(e)
 
+    def enter_vote(self, seat: int, reason: str) -> None:
+        """A judge's vote for ``seat`` in the vote round at the playhead (judge votes then count alone)."""
+        data, t = self._data, self._model.position_ms
+        rnd = data.round_at(t) if data is not None else None
+        if rnd is None:
+            self.message.setText(self._lang.tr("pick_round"))
+            return
+        try:
+            ev = judging.judge_vote(
+                self._session.ids(),
+                t=max(t, rnd.call_t),
+                seat=seat,
+                candidate=rnd.candidate,
+                judge=self._session.judge,
+                reason=reason,
+            )
+            self._session.apply([ev])
+        except (judging.JudgeError, ValueError) as e:
+            self._fail(e)
+
+    def _enter_vote(self) -> None:
+        seat = self._ask_seat(self._lang.tr("act_judge_vote"))
+        if seat is None:
+            return
+        reason = self._ask(self._lang.tr("act_judge_vote"))
+        if reason is not None:
+            self.enter_vote(seat, reason)
+
+    def _ask_seat(self, title: str) -> int | None:
+        seat, ok = QInputDialog.getInt(self, title, self._lang.tr("seats"), 1, 1, 10)
+        return int(seat) if ok else None
+
     def decide(self, outcome: str, reason: str) -> None:
         pv = self.selected()
         if pv is None:
@@ -330,6 +365,7 @@ class ProtestPanel(QWidget):
         self.void_button.setText(tr("act_void"))
         self.confirm_button.setText(tr("act_confirm"))
         self.stop_button.setText(tr("act_move_stop"))
+        self.vote_button.setText(tr("act_judge_vote"))
         self.decide_button.setText(tr("act_decide"))
         self.clip_button.setText(tr("export_clip"))
         self.copy_button.setText(tr("export_copy"))

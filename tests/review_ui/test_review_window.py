@@ -234,3 +234,20 @@ def test_damaged_video_and_bad_lines_show_on_the_timeline_and_panel(qtbot: QtBot
         assert tools.session.data is not None and tools.session.data.rounds[0].close_t == STOP_T
     finally:
         win.close()
+
+
+def test_a_judge_vote_takes_over_the_round(qtbot: QtBot, window: MainWindow, game: Path) -> None:
+    tools = review(window)
+    session, m = tools.session, window.model
+    assert session.data is not None and session.data.rounds[0].source == "vision"
+    m.seek(5000)
+    qtbot.waitUntil(lambda: m.position_ms == 5000, timeout=WAIT)
+    tools.protest_panel.enter_vote(8, "seen on the side camera")
+    qtbot.waitUntil(
+        lambda: session.data is not None and session.data.rounds[0].source == "judge", timeout=WAIT
+    )
+    rnd = session.data.rounds[0]
+    assert rnd.voters == (8,)  # the judge's votes alone count; vision's three are set aside
+    (line,) = judge_lines(game)
+    assert (line["type"], line["seat"], line["candidate"], line["judge"]) == ("vote", 8, 3, "Chief")
+    assert str(line["at"]).endswith("+00:00")  # when the judge acted (wall clock)
