@@ -47,6 +47,9 @@ def main(argv: list[str] | None = None) -> int:
     assert data is not None
     rnd = max((r for r in data.rounds if r.source), key=lambda r: len(r.landings))
     win.model.seek(rnd.close_t - 120)
+    _settle(
+        win, lambda: abs(win.model.position_ms - (rnd.close_t - 120)) <= 40 and win.view.image is not None
+    )
     tools.timeline.show_range(rnd.call_t, rnd.close_t + 1500)
     tools.game_panel.show_round_at(rnd.close_t)
     save_screenshot(win, args.out / "review_table.png")
