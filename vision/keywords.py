@@ -5,11 +5,16 @@ Before a game the host says "Спасибо" and the numbers one to ten once; th
 
 1. MFCC frames (25 ms, 10 ms hop; pre-emphasis, Hamming window, FFT, 20-band mel filterbank from 250 Hz
    (above the host's pitch harmonics), log, DCT-II; c1..c12 and their deltas) for the recording and for
-   each template. No cepstral mean removal: the templates are recorded with the same microphone.
+   each template. No cepstral mean removal (the templates are recorded with the same microphone); instead
+   the room's noise floor (10th percentile per mel band over each 4-minute stretch) is added to the mel
+   energies of both the recording and the quietly recorded template, so the template looks like the word
+   said in that room.
 2. Subsequence dynamic time warping of each template over the recording, with the step pattern
    (1,1), (1,2), (2,1): a match may run at half to twice the template's speed, every template frame is
-   charged once, so the score is the mean frame distance along the best path. The recursion only looks
-   one or two template rows back, so each row is one vectorised pass over the whole recording.
+   charged once, so the score is the mean frame distance along the best path, divided by the median
+   distance of the template's frames to the whole stretch (how far the word is from the room in
+   general). The recursion only looks one or two template rows back, so each row is one vectorised pass
+   over the whole recording.
 3. Matches below a threshold are candidates; where candidates of different words overlap, the best one
    wins. A match far quieter than the template is another voice, not the host.
 4. "Спасибо" becomes a proposed ``vote_stop`` when the 1.2 s before it are quiet (12 dB under the word):
@@ -46,16 +51,17 @@ NUMBER_WORDS = ("один", "два", "три", "четыре", "пять", "ш�
 
 WIN, HOP, NFFT, N_MELS, N_CEPS = 400, 160, 512, 20, 13  # samples at 16 kHz: 25 ms window, 10 ms hop
 FMIN, FMAX = 250.0, 7600.0
-# Mean MFCC distance along the path below which a match is a candidate: strict for "Спасибо", which stands
-# alone; looser for numbers, which must also form an ascending run to be proposed.
-THRESHOLD = {"vote_stop": 8.0, "shot_call": 10.0}
-CONF_SCALE = 0.8  # conf = logistic((threshold - score) / CONF_SCALE)
+# Relative score (mean distance along the path over the median distance) below which a match is a
+# candidate; numbers must also form an ascending run whose median score passes RUN_MEDIAN_MAX.
+THRESHOLD = {"vote_stop": 0.6, "shot_call": 0.6}
+CONF_SCALE = 0.06  # conf = logistic((threshold - score) / CONF_SCALE)
 MAX_QUIETER_DB = 14.0  # a match this much quieter than the template is not the host
 QUIET_BEFORE_MS = (1300.0, 100.0)  # "Спасибо" needs this stretch before it quiet ...
 QUIET_BEFORE_DB = 12.0  # ... this far under the word (loudest band, 90th percentile of frames)
 MIN_RUN = 3  # numbers in an ascending run before they are proposed as shot calls
-RUN_MEDIAN_MAX = 8.0  # ... and the run's median score must pass the strict threshold
+RUN_MEDIAN_MAX = 0.45  # ... and the run's median score must pass the strict threshold
 RUN_GAP_MS = (700.0, 3000.0)  # between consecutive numbers of a run
+FLOOR_PERCENTILE = 10.0  # the room's noise floor per mel band over a stretch of recording
 CHUNK = 24000  # recording frames per DTW pass (4 minutes), overlapping by twice the longest template
 
 
@@ -119,13 +125,12 @@ def mfcc(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     return log_mel(x) @ _DCT.T
 
 
-def _features(x: npt.NDArray[np.float32]) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
-    """(c1..c12 and their deltas, shape (frames, 24); frame log energy c0, shape (frames,))."""
-    c = mfcc(x)
-    if len(c) < 2:
-        return np.zeros((0, 2 * (N_CEPS - 1))), np.zeros(0)
-    f = c[:, 1:]
-    return np.hstack([f, 2.0 * np.gradient(f, axis=0)]), c[:, 0]
+def _cepstra(lm: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """c1..c12 and their deltas, shape (frames, 24), from log mel energies (frames, N_MELS)."""
+    if len(lm) < 2:
+        return np.zeros((0, 2 * (N_CEPS - 1)))
+    f = (lm @ _DCT.T)[:, 1:]
+    return np.hstack([f, 2.0 * np.gradient(f, axis=0)])
 
 
 # ---- templates --------------------------------------------------------------------------------------
@@ -280,36 +285,38 @@ class Match:
         return float(1.0 / (1.0 + np.exp(-(THRESHOLD[self.kind] - self.score) / CONF_SCALE)))
 
 
-def _candidates(
-    feats: npt.NDArray[np.float64],
-    energy: npt.NDArray[np.float64],
-    tp: Template,
-    t0_ms: float,
-) -> list[Match]:
-    tf, te = _features(trim(tp.samples))
-    n = len(tf)
-    tp_loud = float(np.percentile(te, 90))
+def _candidates(lm: npt.NDArray[np.float64], tp: Template, t0_ms: float) -> list[Match]:
+    """Matches of one template in the recording's log mel energies ``lm`` (frames, N_MELS).
+
+    Per stretch of :data:`CHUNK` frames, the room's noise floor (a low percentile per mel band) is added
+    to both the recording and the template (recorded in quiet) before the cepstra: both then look like
+    the word said in that room, and the quiet frames of both look alike."""
+    t_lm = log_mel(trim(tp.samples))
+    n = len(t_lm)
+    tp_loud = float(np.percentile(t_lm.max(axis=1), 90))
+    loudness = lm.max(axis=1)
     out: list[Match] = []
-    step = CHUNK
     overlap = 2 * n
-    for a in range(0, max(1, len(feats) - overlap), step):
-        b = min(len(feats), a + step + overlap)
-        x = feats[a:b]
-        if len(x) < n // 2:
+    for a in range(0, max(1, len(lm) - overlap), CHUNK):
+        b = min(len(lm), a + CHUNK + overlap)
+        if b - a < n // 2 or n < 2:
             break
+        floor = np.percentile(lm[a:b], FLOOR_PERCENTILE, axis=0)
+        x = _cepstra(np.logaddexp(lm[a:b], floor))
+        tf = _cepstra(np.logaddexp(t_lm, floor))
         d2 = (tf**2).sum(1)[:, None] + (x**2).sum(1)[None, :] - 2.0 * tf @ x.T
-        score, start = subsequence_dtw(np.sqrt(np.maximum(d2, 0.0)))
-        j = 0
-        order = np.argsort(score)
+        cost = np.sqrt(np.maximum(d2, 0.0))
+        score, start = subsequence_dtw(cost)
+        score = score / float(np.median(cost))  # relative to how far the word is from the room in general
         taken = np.zeros(len(score), bool)
-        for j in order:
+        for j in np.argsort(score):
             if score[j] >= THRESHOLD[tp.kind]:
                 break
             if taken[j]:
                 continue
             s = int(start[j])
             taken[max(0, s - n // 2) : j + n // 2 + 1] = True
-            loud = float(np.percentile(energy[a + s : a + j + 1], 90))
+            loud = float(np.percentile(loudness[a + s : a + j + 1], 90))
             if (tp_loud - loud) * 10 / np.log(10) > MAX_QUIETER_DB:
                 continue
             out.append(
@@ -327,10 +334,10 @@ def _candidates(
 
 def spot(audio: Audio, templates: list[Template]) -> list[Match]:
     """Every place a template's word is said (overlapping matches of different words: the best wins)."""
-    feats, energy = _features(audio.samples)
+    lm = log_mel(audio.samples)
     cands: list[Match] = []
     for tp in templates:
-        cands += _candidates(feats, energy, tp, audio.start_ms)
+        cands += _candidates(lm, tp, audio.start_ms)
     cands.sort(key=lambda m: m.score)
     kept: list[Match] = []
     for m in cands:
@@ -372,7 +379,7 @@ def _quiet_before(audio: Audio, m: Match) -> bool:
     if len(word) == 0:
         return True
     gap_db = (float(np.percentile(word, 90)) - float(np.percentile(before, 90))) * 10 / np.log(10)
-    return gap_db >= QUIET_BEFORE_DB
+    return bool(gap_db >= QUIET_BEFORE_DB)
 
 
 def spot_marks(audio: Audio, templates: list[Template]) -> list[Event]:
