@@ -67,6 +67,7 @@ def export_clip(
     layers: Iterable[str] = (),
     labels: Callable[[str], str] = lambda k: k,
     crf: int = 12,
+    preset: str = "veryfast",
     timecode: bool = True,
 ) -> int:
     """Re-encode the frames with ``from_ms <= pts < to_ms``; returns the number of frames written."""
@@ -86,7 +87,7 @@ def export_clip(
             stream.width, stream.height = w - w % 2, h - h % 2
             stream.pix_fmt = "yuv420p"
             stream.time_base = Fraction(1, 1000)
-            stream.options = {"crf": str(crf), "preset": "veryfast"}
+            stream.options = {"crf": str(crf), "preset": preset}
             for frame in timeline.iter_frames(from_ms, to_ms):
                 rgb = frame.image
                 if layers:
