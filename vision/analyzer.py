@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.12"
+VERSION = "0.14"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -131,11 +131,17 @@ def _dedupe(obs: list[Any]) -> list[Any]:
     """One hand seen from two zones (a neighbour's arm across a boundary, a raised hand crossing
     overlapping raise zones) is one fact: keep the sighting from the owner's own zone, else the most
     confident. A raise is one gesture of about a second and a half."""
+    obs = _merge_raises(obs)
     out: list[Any] = []
     for o in sorted(obs, key=lambda o: (o.kind, o.seat, o.t)):
         prev = out[-1] if out else None
         within_ms = DEDUPE_MS.get(o.kind, 120)
         if prev is not None and prev.kind == o.kind and prev.seat == o.seat and o.t - prev.t <= within_ms:
+            if o.kind == "shot_raise":
+                # One raise seen through two overlapping raise zones: the peak is the highest sighting.
+                if o.box is not None and prev.box is not None and o.box[1] < prev.box[1]:
+                    out[-1] = o
+                continue
             if (o.zone_seat == o.seat) > (prev.zone_seat == prev.seat) or (
                 (o.zone_seat == o.seat) == (prev.zone_seat == prev.seat) and o.conf > prev.conf
             ):
@@ -143,6 +149,27 @@ def _dedupe(obs: list[Any]) -> list[Any]:
             continue
         out.append(o)
     return sorted(out, key=lambda o: (o.t, o.seat, o.kind))
+
+
+def _merge_raises(obs: list[Any]) -> list[Any]:
+    """A raised hand crossing two overlapping raise zones is seen twice, and the lower sighting may be given
+    to the neighbour whose head it passes over: sightings within a raise's duration and a hand's reach of
+    each other are one raise, owned and timed by the highest."""
+    raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
+    rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
+    kept: list[Any] = []
+    for o in raises:
+        size = max(o.box[2] - o.box[0], o.box[3] - o.box[1], 1.0)
+        cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
+        for i, k in enumerate(kept):
+            kx, ky = (k.box[0] + k.box[2]) / 2, (k.box[1] + k.box[3]) / 2
+            if o.t - k.t <= DEDUPE_MS["shot_raise"] and ((cx - kx) ** 2 + (cy - ky) ** 2) ** 0.5 <= 2.5 * size:
+                if o.box[1] < k.box[1]:
+                    kept[i] = o
+                break
+        else:
+            kept.append(o)
+    return rest + kept
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:

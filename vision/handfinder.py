@@ -70,6 +70,9 @@ class HandFinder:
         self.calls = 0
         self.last_arm_angles: dict[int, float] = {}
         self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
+        self._heads = {
+            s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
+        }
         self._polys = {
             (s.seat, name): np.asarray(s.zone(name), dtype=np.float64)
             for s in layout.seats
@@ -125,6 +128,10 @@ class HandFinder:
             inside = _inside(pts, poly)
             if inside < 0.5:
                 continue
+            if zone == "raise_zone":
+                owner = self.raise_owner(pts, seat)
+                if float(pts[:, 1].mean()) > self._heads[owner][1]:
+                    continue  # a shot is a hand raised above the head, not one at chest height
             g = classify(pts, image_up=up)
             x0, y0 = float(pts[:, 0].min()), float(pts[:, 1].min())
             x1, y1 = float(pts[:, 0].max()), float(pts[:, 1].max())
@@ -159,7 +166,7 @@ class HandFinder:
         on camera, heads do not."""
         wrist = points[WRIST, :2].astype(np.float64)
         best, best_d = zone_seat, math.inf
-        for seat, anchor in self._anchors.items():
+        for seat, anchor in self._heads.items():
             if anchor[1] < wrist[1] - 10.0:
                 continue  # a head above the wrist is not under the raised hand
             d = abs(anchor[0] - wrist[0]) + 0.35 * abs(anchor[1] - wrist[1])

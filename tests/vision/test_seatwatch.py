@@ -28,6 +28,9 @@ class SquareFinder:
     def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
         return None  # the arm's path is tested on its own below
 
+    def hand_size(self, seat: int) -> float:
+        return 30.0
+
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         self.calls += 1
         sub = frame[100:180, 100:200, 0]
@@ -225,3 +228,23 @@ def test_a_hand_is_timed_by_its_own_stillness_not_by_another_moving_in_the_zone(
     obs = [o for i, f in enumerate(frames_) for o in w.feed(f, i * 40)]
     downs = [(o.kind, o.t) for o in obs if o.kind == "hand_down"]
     assert downs == [("hand_down", 5 * 40)]
+
+
+class BlindFinder(SquareFinder):
+    """A landmarker that never reads the hand (a fist seen from behind)."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        self.calls += 1
+        return []
+
+
+def test_a_landing_the_landmarker_cannot_read_is_reported_with_low_confidence() -> None:
+    xs = [0, 0, 20, 50, 80, 110, 130] + [130] * 20
+    obs = run(xs, BlindFinder())
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", 6 * 40, "other")]
+    assert obs[0].conf < 0.5  # the referee lists it for the judge
+
+
+def test_something_leaving_the_zone_is_no_unseen_landing() -> None:
+    xs = [130] * 4 + [160, 200, 250, 280] + [280] * 20
+    assert run(xs, BlindFinder()) == []
