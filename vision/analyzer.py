@@ -163,7 +163,8 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
         for i, k in enumerate(kept):
             kx, ky = (k.box[0] + k.box[2]) / 2, (k.box[1] + k.box[3]) / 2
-            if o.t - k.t <= DEDUPE_MS["shot_raise"] and ((cx - kx) ** 2 + (cy - ky) ** 2) ** 0.5 <= 2.5 * size:
+            near = ((cx - kx) ** 2 + (cy - ky) ** 2) ** 0.5 <= 2.5 * size
+            if o.t - k.t <= DEDUPE_MS["shot_raise"] and near:
                 if o.box[1] < k.box[1]:
                     kept[i] = o
                 break
