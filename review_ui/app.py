@@ -82,7 +82,7 @@ def open_review(
     session = ReviewSession(Path(bundle), judge_name)
     session.written.connect(lambda *_: settings.setValue("review/judge", session.judge))
     window = MainWindow(worker, language, title=game_title(game), settings=settings, session=session)
-    window.review = ReviewTools(window, session, language, specs)  # type: ignore[attr-defined]
+    window.review = ReviewTools(window, session, language, specs)
     session.reload()
     if at_ms is not None:
         window.model.seek(at_ms)

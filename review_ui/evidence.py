@@ -138,7 +138,7 @@ def png_data_uri(img: QImage) -> str:
     raw = QByteArray()
     buf = QBuffer(raw)
     buf.open(QIODevice.OpenModeFlag.WriteOnly)
-    img.save(buf, "PNG")
+    img.save(buf, "PNG")  # type: ignore[call-overload]  # the stubs want bytes; the binding wants str
     buf.close()
     return "data:image/png;base64," + base64.b64encode(bytes(raw.data())).decode("ascii")
 

@@ -10,6 +10,8 @@ turns into judge events (asking for the reason).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
@@ -165,7 +167,7 @@ class GamePanel(QWidget):
             item = self._item(r_item, text + (" ✗" if voided else ""), landing.t, landing.ref)
             item.setForeground(0, Qt.GlobalColor.darkGreen if landing.delta_ms < 0 else Qt.GlobalColor.red)
 
-    def _list(self, title: str, rows: list[tuple[int | None, str, str | None]]) -> None:
+    def _list(self, title: str, rows: Sequence[tuple[int | None, str, str | None]]) -> None:
         top = self._item(self.tree, f"{title} ({len(rows)})", None)
         for t, text, ref in rows:
             self._item(top, text, t, ref)
@@ -197,6 +199,8 @@ class GamePanel(QWidget):
         stack = [self.tree.topLevelItem(i) for i in range(self.tree.topLevelItemCount())]
         while stack:
             it = stack.pop()
+            if it is None:
+                continue
             out.append(it)
             stack.extend(it.child(i) for i in range(it.childCount()))
         return out

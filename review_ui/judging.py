@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Literal
 
 from gamelog.bundle import EVENTS_FILE
 from gamelog.events import Confirm, Decision, Event, Protest, Void, Vote, VoteStop
@@ -125,7 +126,8 @@ def move_stop(ids: IdMaker, *, stop: VoteStop, new_t: int, judge: str, reason: s
 def judge_vote(ids: IdMaker, *, t: int, seat: int, candidate: int | str, judge: str, reason: str) -> Vote:
     _need(judge, reason)
     extra = {"judge": judge.strip(), "reason": reason.strip(), **ids.at()}
-    return Vote(t=t, src="judge", id=ids.new(t), seat=seat, candidate=candidate, extra=extra)
+    cand: int | Literal["all"] = "all" if candidate == "all" else int(candidate)
+    return Vote(t=t, src="judge", id=ids.new(t), seat=seat, candidate=cand, extra=extra)
 
 
 def decision(ids: IdMaker, *, protest_id: str, t: int, outcome: str, judge: str, reason: str) -> Decision:

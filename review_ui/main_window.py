@@ -9,6 +9,8 @@ bar and the timeline.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtGui import QAction, QActionGroup, QCloseEvent
 from PySide6.QtWidgets import (
@@ -30,6 +32,9 @@ from review_ui.player_model import PlayerModel
 from review_ui.player_widget import DEFAULT_SHORTCUTS, PlayerWidget, format_time, load_shortcuts
 from review_ui.review_session import ReviewSession
 from review_ui.video_view import VideoView
+
+if TYPE_CHECKING:
+    from review_ui.review_window import ReviewTools
 
 
 class PanelArea(QStackedWidget):
@@ -68,6 +73,7 @@ class MainWindow(QMainWindow):
     ) -> None:
         super().__init__()
         self.session = session
+        self.review: ReviewTools | None = None  # the review tools, set by review_ui.app.open_review
         self._worker = worker
         self._lang = language
         self._title = title

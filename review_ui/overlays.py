@@ -86,8 +86,14 @@ def paint_overlays(
                 p.drawPolygon(_poly(seat.zone(name), to))
             xs = [x for x, _ in seat.table_zone]
             ys = [y for _, y in seat.table_zone]
-            c = to(sum(xs) / len(xs), sum(ys) / len(ys))
-            _tag(p, c, str(seat.seat), QColor(255, 255, 0) if strong else QColor(255, 255, 255), 14 * text_k)
+            centre = to(sum(xs) / len(xs), sum(ys) / len(ys))
+            _tag(
+                p,
+                centre,
+                str(seat.seat),
+                QColor(255, 255, 0) if strong else QColor(255, 255, 255),
+                14 * text_k,
+            )
     if "hands" in on:
         for ev in data.bundle.events:
             if ev.src != "vision" or abs(ev.t - t) > HAND_NEAR_MS:

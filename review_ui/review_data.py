@@ -208,9 +208,9 @@ def _voided(events: Sequence[Event]) -> frozenset[str]:
     return frozenset(v.ref for v in voids if v.id is None or v.id not in undone)
 
 
-def _marker(ev: Event) -> tuple[int, str, str, int | None] | None:
+def _marker(ev: Event) -> tuple[int | None, str, str, int | None] | None:
     """(lane, kind, label, until) of an event, or None when it is not drawn."""
-    seat = getattr(ev, "seat", None)
+    seat: int | None = getattr(ev, "seat", None)
     judge = ev.src == "judge"
     if isinstance(ev, HandDown):
         return seat, "vote", ev.gesture, None
@@ -309,7 +309,7 @@ def _rounds(
                     h.gesture,
                     h.conf,
                     h.id,
-                    tuple(h.box) if h.box is not None else None,
+                    (h.box[0], h.box[1], h.box[2], h.box[3]) if h.box is not None else None,
                     h.id is not None and h.id in voided,
                 )
                 for h in hands

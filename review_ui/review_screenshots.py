@@ -40,7 +40,8 @@ def main(argv: list[str] | None = None) -> int:
     settings = QSettings(str(args.out / ".screens.ini"), QSettings.Format.IniFormat)
     win = open_review(args.bundle, lang=args.lang, settings=settings, judge="Главный судья")
     win.resize(1600, 960)
-    tools: ReviewTools = win.review  # type: ignore[attr-defined]
+    tools = win.review
+    assert isinstance(tools, ReviewTools)
     session = tools.session
     _settle(win, lambda: session.data is not None and tools.waveform.state != "waiting", 60000)
     data = session.data

@@ -99,7 +99,7 @@ class ReviewTools:
         self.retranslate()
 
     # -- actions --------------------------------------------------------------------------------------
-    def _action(self, name: str, keys: tuple[str, ...], handler: Callable[[], None]) -> QAction:
+    def _action(self, name: str, keys: tuple[str, ...], handler: Callable[[], object]) -> QAction:
         a = QAction(self.window)
         a.setObjectName(name)
         a.setShortcuts([QKeySequence(k) for k in keys])
@@ -109,14 +109,15 @@ class ReviewTools:
         self.window.extra_actions.append(a)
         return a
 
+    def _focus_slot(self, seat: int) -> Callable[[], None]:
+        return lambda: self.session.toggle_focus(seat)  # no arguments: QAction's "checked" is not a limit
+
     def _build_actions(self) -> None:
         self.actions: dict[str, QAction] = {}
         for seat in range(1, 11):
             key = str(seat % 10)
-            self.actions[f"focus_{seat}"] = self._action(
-                f"focus_{seat}", (key,), lambda _=False, s=seat: self.session.toggle_focus(s)
-            )
-        table: list[tuple[str, tuple[str, ...], Callable[[], None]]] = [
+            self.actions[f"focus_{seat}"] = self._action(f"focus_{seat}", (key,), self._focus_slot(seat))
+        table: list[tuple[str, tuple[str, ...], Callable[[], object]]] = [
             ("next_event", ("N",), lambda: self.jump_event(1)),
             ("prev_event", ("Shift+N",), lambda: self.jump_event(-1)),
             ("next_vote", ("V",), lambda: self.jump_event(1, kind="call")),

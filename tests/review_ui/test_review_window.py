@@ -42,7 +42,7 @@ def window(qtbot: QtBot, game: Path, tmp_path: Path) -> Iterator[MainWindow]:
 
 
 def review(win: MainWindow) -> ReviewTools:
-    tools = win.review  # type: ignore[attr-defined]
+    tools = win.review
     assert isinstance(tools, ReviewTools)
     return tools
 
