@@ -120,8 +120,8 @@ class ReviewTools:
         table: list[tuple[str, tuple[str, ...], Callable[[], object]]] = [
             ("next_event", ("N",), lambda: self.jump_event(1)),
             ("prev_event", ("Shift+N",), lambda: self.jump_event(-1)),
-            ("next_vote", ("V",), lambda: self.jump_event(1, kind="call")),
-            ("prev_vote", ("Shift+V",), lambda: self.jump_event(-1, kind="call")),
+            ("next_vote", ("V",), lambda: self.jump_vote(1)),
+            ("prev_vote", ("Shift+V",), lambda: self.jump_vote(-1)),
             ("loop_in", ("I",), self.loop_in),
             ("loop_out", ("O",), self.loop_out),
             ("loop_clear", ("Esc",), lambda: self.session.set_loop(None)),
@@ -163,6 +163,26 @@ class ReviewTools:
         self.window.model.seek(m.t)
         self.status.setText(f"{m.kind}: {m.label}" + (f" [{m.ref}]" if m.ref else ""))
         return m.t
+
+    def jump_vote(self, direction: int) -> int | None:
+        """To the next / previous vote call (day votes only; the night's number calls are not votes)."""
+        data = self.session.data
+        if data is None:
+            return None
+        t = self.window.model.position_ms
+        calls = [r.call_t for r in data.rounds]
+        pick = (
+            next((c for c in calls if c > t), None)
+            if direction > 0
+            else next((c for c in reversed(calls) if c < t), None)
+        )
+        if pick is None:
+            self.status.setText(self._lang.tr("no_more_events"))
+            return None
+        self.window.model.seek(pick)
+        rnd = data.round_at(pick)
+        self.status.setText(f"{self._lang.tr('vote_window')}: {rnd.label}" if rnd is not None else "")
+        return pick
 
     def go_to_protest(self) -> None:
         """Loop the selected protest's range, show it on the timeline and jump to its start."""

@@ -14,9 +14,11 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
+from review_ui.player_widget import format_time
 from review_ui.review_data import RoundView
 
 RANGE_MS = (-3000, 1500)
+TITLE_H = 18
 LEFT = 36
 
 
@@ -32,6 +34,14 @@ def paint_round(p: QPainter, rect: QRectF, rnd: RoundView | None, seats: tuple[i
         p.setPen(QColor(120, 120, 120))
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, empty)
         return
+    title = f"{rnd.label}   «Спасибо» {format_time(rnd.close_t)[3:]}" + (
+        f" (⌨ {rnd.keystroke_t - rnd.close_t:+d} ms)" if rnd.keystroke_t != rnd.close_t else ""
+    )
+    p.setPen(QColor(20, 20, 20))
+    p.drawText(
+        QRectF(rect.left() + 4, rect.top(), rect.width() - 8, TITLE_H), Qt.AlignmentFlag.AlignVCenter, title
+    )
+    rect = QRectF(rect.left(), rect.top() + TITLE_H, rect.width(), rect.height() - TITLE_H)
     row_h = (rect.height() - 18) / max(1, len(seats))
     x0 = _x(0, rect)
     p.fillRect(QRectF(x0, rect.top(), rect.right() - x0, rect.height() - 18), QColor(255, 225, 225))
@@ -111,7 +121,8 @@ class TimingChart(QWidget):
         rnd = self._round
         if rnd is None:
             return
-        rect = QRectF(self.rect())
+        full = QRectF(self.rect())
+        rect = QRectF(full.left(), full.top() + TITLE_H, full.width(), full.height() - TITLE_H)
         row_h = (rect.height() - 18) / max(1, len(self._seats))
         best: tuple[float, int] | None = None
         for landing in rnd.landings:

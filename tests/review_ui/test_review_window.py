@@ -251,3 +251,16 @@ def test_a_judge_vote_takes_over_the_round(qtbot: QtBot, window: MainWindow, gam
     (line,) = judge_lines(game)
     assert (line["type"], line["seat"], line["candidate"], line["judge"]) == ("vote", 8, 3, "Chief")
     assert str(line["at"]).endswith("+00:00")  # when the judge acted (wall clock)
+
+
+def test_switching_language_relabels_the_review_panels(qtbot: QtBot, window: MainWindow) -> None:
+    tools = review(window)
+    tabs = window.panels.tabs
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Game", "Protests"]
+    assert tools.game_panel.find_items("Day 1")
+    window.language_actions["ru"].trigger()
+    assert [tabs.tabText(i) for i in range(tabs.count())] == ["Игра", "Протесты"]
+    assert tools.game_panel.find_items("День 1") and not tools.game_panel.find_items("Day 1")
+    assert tools.protest_panel.file_button.text() == "Подать протест"
+    assert tools.actions["next_vote"].text() == "Следующее голосование"
+    assert tools.kind_combo.itemText(tools.kind_combo.findData("vote")) == "голоса"
