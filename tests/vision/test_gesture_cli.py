@@ -58,6 +58,16 @@ def test_all_good_images_exit_zero(
     assert d["file"] == str(odd) and [h["gesture"] for h in d["hands"]] == ["fist"]
 
 
+def test_single_view_reads_the_same_hand(shared_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    thumb = shared_dir / "real_hands" / "mediapipe-samples" / "gesture_hand_thumb_up.jpg"
+    assert cli.main(["gesture", str(thumb)]) == 0
+    assert cli.main(["gesture", "--single-view", str(thumb)]) == 0
+    many, one = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert [h["gesture"] for h in many["hands"]] == [h["gesture"] for h in one["hands"]] == ["thumb_up"]
+    # both boxes come from the as-is view's landmarks
+    assert many["hands"][0]["bbox"] == one["hands"][0]["bbox"]
+
+
 def test_missing_model_is_a_clear_error(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
