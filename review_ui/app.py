@@ -92,7 +92,7 @@ def open_review(
 
 
 def save_screenshot(window: MainWindow, png: Path, *, timeout_ms: int = 15000) -> bool:
-    """Wait (in a local event loop) for a frame and the index, then save ``window.grab()`` to ``png``.
+    """Wait (in a local event loop) for a frame, the index and the panels, then save ``window.grab()``.
 
     Returns False when nothing was shown within ``timeout_ms``. Uses its own QEventLoop, never
     ``QApplication.quit()``, so it can run inside an application that goes on afterwards.
@@ -108,7 +108,8 @@ def save_screenshot(window: MainWindow, png: Path, *, timeout_ms: int = 15000) -
 
     def ready() -> bool:
         info = window.model.info
-        return window.view.image is not None and info is not None and info.index_ready
+        panels = window.review is None or window.review.session.data is not None
+        return window.view.image is not None and info is not None and info.index_ready and panels
 
     def check(*_: object) -> None:
         if ready() and not settle.isActive():
@@ -116,6 +117,8 @@ def save_screenshot(window: MainWindow, png: Path, *, timeout_ms: int = 15000) -
 
     window.model.frame_changed.connect(check)
     window.model.info_changed.connect(check)
+    if window.review is not None:
+        window.review.session.data_changed.connect(check)
     deadline.start(timeout_ms)
     check()
     loop.exec()

@@ -7,11 +7,12 @@ the relay (the UI thread). Workers never touch widgets; the callbacks do.
 
 from __future__ import annotations
 
+import contextlib
 import traceback
 from collections.abc import Callable
 from typing import Any
 
-from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal
+from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, SignalInstance
 
 _ALIVE: set[_Relay] = set()  # relays waiting for their job (kept from the garbage collector)
 
@@ -31,11 +32,16 @@ class _Job(QRunnable):
     def run(self) -> None:
         try:
             result = self._fn()
-        except Exception as e:
+        except Exception as e:  # reported to the caller, not swallowed
             traceback.print_exc()
-            self._relay.failed.emit(f"{type(e).__name__}: {e}")
+            self._deliver(self._relay.failed, f"{type(e).__name__}: {e}")
             return
-        self._relay.done.emit(result)
+        self._deliver(self._relay.done, result)
+
+    @staticmethod
+    def _deliver(signal: SignalInstance, value: object) -> None:
+        with contextlib.suppress(RuntimeError):  # shutting down, the relay is gone: nobody waits for it
+            signal.emit(value)
 
 
 def run_in_background(
