@@ -264,3 +264,50 @@ def test_switching_language_relabels_the_review_panels(qtbot: QtBot, window: Mai
     assert tools.protest_panel.file_button.text() == "Подать протест"
     assert tools.actions["next_vote"].text() == "Следующее голосование"
     assert tools.kind_combo.itemText(tools.kind_combo.findData("vote")) == "голоса"
+
+
+def grid_layout(bundle: Path) -> dict[int, tuple[int, int, int, int]]:
+    """Ten seats in a 5×2 grid over the 320×240 test video; returns each seat's (x0, y0, x1, y1) cell."""
+    seats, cells = [], {}
+    for k in range(10):
+        x0, y0 = (k % 5) * 64, (k // 5) * 120
+        cells[k + 1] = (x0, y0, x0 + 64, y0 + 120)
+
+        def rect(a: int, b: int, x0: int = x0, y0: int = y0) -> list[list[int]]:
+            return [[x0 + 4, y0 + a], [x0 + 60, y0 + a], [x0 + 60, y0 + b], [x0 + 4, y0 + b]]
+
+        seats.append(
+            {"seat": k + 1, "head_zone": rect(4, 40), "raise_zone": rect(40, 70), "table_zone": rect(70, 116)}
+        )
+    (bundle / "layout.json").write_text(
+        json.dumps({"frame_size": [320, 240], "seats": seats}), encoding="utf-8"
+    )
+    return cells
+
+
+def test_clicking_a_seat_on_the_video_focuses_it(qtbot: QtBot, tmp_path: Path) -> None:
+    bundle = make_game(tmp_path)
+    grid_layout(bundle)
+    settings = QSettings(str(tmp_path / "review.ini"), QSettings.Format.IniFormat)
+    win = review_app.open_review(bundle, lang="en", settings=settings)
+    qtbot.addWidget(win)
+    try:
+        tools = review(win)
+        qtbot.waitUntil(lambda: win.view.image is not None and tools.session.data is not None, timeout=WAIT)
+        view = win.view
+        rect = view.image_rect()
+        sx, sy = rect.width() / 320, rect.height() / 240
+        at = QPoint(
+            round(rect.left() + (2 * 64 + 32) * sx), round(rect.top() + (120 + 90) * sy)
+        )  # seat 8's table
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at)
+        assert tools.session.focus == (8,)
+        crops = tools.focus.crops()
+        assert [seat for seat, _ in crops] == [8]
+        crop = crops[0][1]
+        # table and head zones span x 132–188, y 124–236; 15 % margin each side, cut at the frame's bottom
+        assert (crop.width(), crop.height()) == (int(56 * 1.3), 240 - int(124 - 112 * 0.15))
+        qtbot.mouseClick(view, Qt.MouseButton.LeftButton, pos=at)
+        assert tools.session.focus == ()
+    finally:
+        win.close()
