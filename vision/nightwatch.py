@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import cv2
@@ -173,7 +173,8 @@ def _ip(p: np.ndarray) -> tuple[int, int]:
 class Series:
     """Per seat and sample: ``head`` (changed share of the head path), ``mask`` (share of the bowed place's
     dark pixels turned light), ``move`` (hands: the larger changed share of the table and raise zones),
-    ``raised`` (the raise zone's share alone), ``touch`` (seat → neighbour reached, share of the neighbour's
+    ``raised`` (the raise zone's share alone), ``high`` (any change in the raise zone clear of every head
+    path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's
     table zone). Arrays (n,), n = len(times)."""
 
     times: np.ndarray
@@ -182,10 +183,11 @@ class Series:
     move: dict[int, np.ndarray]
     raised: dict[int, np.ndarray]
     touch: dict[tuple[int, int], np.ndarray]
+    high: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch"):
+        for name in ("head", "mask", "move", "raised", "touch", "high"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -231,14 +233,20 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     mask = {s.seat: np.zeros(n) for s in geo.seats}
     move = {s.seat: np.zeros(n) for s in geo.seats}
     raised = {s.seat: np.zeros(n) for s in geo.seats}
+    high = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
-    hands_any = np.any([s.table | s.raise_ for s in geo.seats], axis=0) & ~hp_any
+    # a rising head spills out of its path, often into a neighbour's raise zone: a ring round every head
+    # path is not hand ground
+    ring = cv2.dilate(hp_any.astype(np.uint8), np.ones((9, 9), np.uint8)).astype(bool)
+    hands_any = np.any([s.table | s.raise_ for s in geo.seats], axis=0) & ~ring
     i_hp_any, i_hands = _idx(hp_any), _idx(hands_any)
     i_hp = {s.seat: _idx(s.head_path) for s in geo.seats}
     i_bowed = {s.seat: _idx(s.bowed) for s in geo.seats}
     i_table = {s.seat: _idx(s.table) for s in geo.seats}
+    # the raise zone away from every head path: only a raised arm gets there, never a rising head
+    i_high = {s.seat: _idx(s.raise_ & ~ring) for s in geo.seats}
     i_raise = {s.seat: _idx(s.raise_) for s in geo.seats}
     i_zones = {s.seat: _idx(s.body | s.table | s.raise_) for s in geo.seats}
     # a hand reaching a neighbour: its blob lies partly on the seat's own side and partly on the neighbour's
@@ -268,6 +276,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
         owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
         flat = cur.reshape(-1, 3)
+        changed_flat = changed.ravel()
         # each hand blob belongs to the seat whose zones hold most of it (raise zones overlap)
         zone_counts = np.stack([_count(labels, i_zones[s.seat], count) for s in geo.seats])
         hand_owner = np.argmax(zone_counts, axis=0)
@@ -285,6 +294,8 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
+            ih = i_high[s.seat]
+            high[s.seat][i] = float(changed_flat[ih].sum()) / max(1, len(ih))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
         # a hand blob spanning two neighbours' regions is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
@@ -300,7 +311,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 shoulder = in_path[a_] - in_path[b_]
                 reach = span & ((shoulder > 0) | ((shoulder == 0) & (in_table[b_] > in_table[a_])))
                 touch[(a_, b_)][i] = float(in_table[b_][reach].sum()) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch)
+    return Series(times, head, mask, move, raised, touch, high)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -369,7 +380,8 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         return y
 
     for seat in sorted(series.head):
-        raised = near(series.raised[seat] > RAISED_SHARE)  # any hand in the raise zone: not a head
+        # a hand up in the raise zone, clear of the head paths: the head signal there is the arm
+        raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
         arm_up = near(series.raised[seat] > MOVE_PX_SHARE)  # a hand clearly up: not a touch
         head = series.head[seat]
         up = (head > HEAD_SHARE) & ~raised
