@@ -19,10 +19,10 @@ Before a game the host says "Спасибо" and the numbers one to ten once; th
    wins. A match far quieter than the template is another voice, not the host.
 4. "Спасибо" becomes a proposed ``vote_stop`` when the 1.2 s before it are quiet (12 dB under the word):
    hands land in silence, while a player ending a speech with "Спасибо" talks right up to it.
-   A number becomes a proposed ``shot_call`` only inside an ascending run of at least :data:`MIN_RUN`
-   numbers called 0.7–3 s apart (a night's "один, два, три…") whose median score passes the strict
-   threshold: a single number is as likely the announced vote count or "игрок номер семь", and loose
-   matches in a player's speech rarely line up as a run.
+   A number becomes a proposed ``shot_call`` only inside an ascending run (one number may be missing)
+   called 0.7–3 s apart, as a night's "один, два, три…", holding at least ``MIN_RUN - 1`` steps from a
+   number to the next and whose median score passes ``RUN_MEDIAN_MAX``: a single number is as likely the
+   announced vote count or "игрок номер семь", and loose matches in a player's speech rarely line up.
 
 Proposals are ``proposed_window`` events (``src`` "audio", ``kind`` "vote_stop" or "shot_call", ``t`` the
 word's onset, ``until`` its end, extra ``word``, ``target``, ``conf``). They change nothing until a host or a
@@ -31,6 +31,7 @@ judge enters the mark.
 
 from __future__ import annotations
 
+import itertools
 import json
 import wave
 from dataclasses import dataclass
@@ -58,7 +59,7 @@ CONF_SCALE = 0.06  # conf = logistic((threshold - score) / CONF_SCALE)
 MAX_QUIETER_DB = 14.0  # a match this much quieter than the template is not the host
 QUIET_BEFORE_MS = (1300.0, 100.0)  # "Спасибо" needs this stretch before it quiet ...
 QUIET_BEFORE_DB = 12.0  # ... this far under the word (loudest band, 90th percentile of frames)
-MIN_RUN = 3  # numbers in an ascending run before they are proposed as shot calls
+MIN_RUN = 3  # consecutive numbers (n, n+1, n+2) a run must hold before it is proposed as shot calls
 RUN_MEDIAN_MAX = 0.45  # ... and the run's median score must pass the strict threshold
 RUN_GAP_MS = (700.0, 3000.0)  # between consecutive numbers of a run
 FLOOR_PERCENTILE = 10.0  # the room's noise floor per mel band over a stretch of recording
@@ -387,7 +388,8 @@ def spot_marks(audio: Audio, templates: list[Template]) -> list[Event]:
     matches = spot(audio, templates)
     chosen = [m for m in matches if m.kind == "vote_stop" and _quiet_before(audio, m)]
     for run in _runs([m for m in matches if m.kind == "shot_call"]):
-        if len(run) >= MIN_RUN and float(np.median([m.score for m in run])) <= RUN_MEDIAN_MAX:
+        steps = sum(1 for x, y in itertools.pairwise(run) if (y.target or 0) - (x.target or 0) == 1)
+        if steps >= MIN_RUN - 1 and float(np.median([m.score for m in run])) <= RUN_MEDIAN_MAX:
             chosen += run
     out: list[Event] = []
     for m in sorted(chosen, key=lambda m: m.start_ms):
