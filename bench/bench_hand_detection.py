@@ -219,11 +219,13 @@ def summarise(outcomes: list[Outcome], key: str) -> list[str]:
     return lines
 
 
-def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: float) -> None:
+def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: float) -> int:
     """Every pose × four looks/orientations at ``size`` px: the middle of the crop MediaPipe saw, and a copy
-    with its landmarks (white bones, red points) and the rendered truth (small cyan points)."""
+    with its landmarks (white bones, red points) and the rendered truth (small cyan points). Returns how
+    many of the 28 MediaPipe missed."""
     tile = 160
     rows = []
+    missed = 0
     for pose in POSES:
         row = []
         for i in range(4):
@@ -258,8 +260,7 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
                     )
                 for x, y in pts[:, :2]:
                     cv2.circle(marked, (round(x), round(y)), 2, (255, 0, 0), -1)
-            if len(found) == 0:
-                cv2.putText(marked, "no hand", (8, 24), cv2.FONT_HERSHEY_SIMPLEX, 0.7, (255, 60, 60), 2)
+            missed += len(found) == 0
             # Show the middle of the crop (the hand, ~1.9 hand lengths) so the gesture can be judged by eye.
             cx, cy = spec.from_frame((truth.min(axis=0) + truth.max(axis=0))[None] / 2)[0]
             half = 0.62 * crop.shape[1] / 2
@@ -270,6 +271,8 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
             for im in (crop, marked):
                 part = im[y0 : y0 + int(2 * half), x0 : x0 + int(2 * half)]
                 row.append(cv2.resize(part, (tile, tile), interpolation=cv2.INTER_AREA))
+            if len(found) == 0:
+                cv2.putText(row[-1], "no hand", (6, 20), cv2.FONT_HERSHEY_SIMPLEX, 0.6, (255, 60, 60), 2)
         strip = np.hstack(row)
         label = np.full((24, strip.shape[1], 3), 30, np.uint8)
         cv2.putText(
@@ -284,6 +287,7 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
         rows.append(np.vstack([label, strip]))
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), np.vstack(rows)[..., ::-1], [cv2.IMWRITE_PNG_COMPRESSION, 9])
+    return missed
 
 
 def real_baseline(
@@ -463,8 +467,8 @@ def main(argv: list[str] | None = None) -> int:
 
     if args.contact:
         with HandTracker(args.model, mode="image", num_hands=2) as tracker:
-            contact_sheet(tracker, args.contact, args.contact_size, args.seed, args.window)
-        print(f"wrote {args.contact}")
+            missed = contact_sheet(tracker, args.contact, args.contact_size, args.seed, args.window)
+        print(f"wrote {args.contact}: MediaPipe missed {missed} of {4 * len(POSES)} hands")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
     if args.timing:
