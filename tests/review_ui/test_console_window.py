@@ -236,7 +236,8 @@ def test_record_command_opens_the_console(tmp_path: Path, project_root: Path) ->
     cmd = [sys.executable, "-m", "mafiacam", "record", "--source", "test", "--size", "320x180"]
     cmd += ["--fps", "10", "--out", str(out), "--seconds", "2.5"]
     proc = subprocess.run(cmd, cwd=project_root, env=env, capture_output=True, text=True, timeout=120)
-    assert proc.returncode == 0, proc.stderr
+    why = f"exit status {proc.returncode}\nstdout: {proc.stdout}\nstderr: {proc.stderr}"
+    assert proc.returncode == 0, why
     assert "not available" not in proc.stderr
     game = read_game(out)
     assert game.video and (out / game.video[0]).stat().st_size > 0
