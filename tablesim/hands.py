@@ -210,6 +210,25 @@ def _ray_starts(scene: _Scene, origins: np.ndarray, direction: np.ndarray, margi
     return out
 
 
+def _march(
+    scene: _Scene, origins: np.ndarray, direction: np.ndarray, t0: np.ndarray, eps: float, t_max: float
+) -> tuple[np.ndarray, np.ndarray]:
+    """Sphere tracing of rays (shared direction) from ``t0`` (+inf: skip), compacting the live rays.
+    Returns (t, hit): distance along each ray and whether it met the surface before ``t_max``."""
+    t = np.array(t0, dtype=np.float32)
+    hit = np.zeros(len(origins), dtype=bool)
+    live = np.flatnonzero(np.isfinite(t))
+    for _ in range(96):
+        if live.size == 0:
+            break
+        d = _distance(scene, origins[live] + t[live, None] * direction)
+        done = d < eps
+        hit[live[done]] = True
+        t[live] += np.where(done, 0.0, 0.9 * d)
+        live = live[~done & (t[live] < t_max)]
+    return t, hit & (t < t_max)
+
+
 def _distance(scene: _Scene, p: np.ndarray) -> np.ndarray:
     skin, sleeve, _ = _fields(scene, p)
     return np.asarray(np.minimum(skin, sleeve))
@@ -278,21 +297,31 @@ def render_hand(
     direction = (to_model @ np.array([0.0, 0.0, 1.0])).astype(np.float32)
     t_max = float(hi[2] - lo[2]) / s
 
-    # Sphere tracing with compaction of the live rays; rays that pass wide of every bounding capsule
-    # (measured in the plane across the rays) are background from the start.
+    # Rays that pass wide of every bounding capsule (measured across the rays) are background; the others
+    # start at the first bounding capsule they meet.
     eps = 0.35 / (s * ss)
-    hit = np.zeros(n_rays, dtype=bool)
     t = _ray_starts(scene, origins, direction, 1.5 / s)
-    live = np.flatnonzero(np.isfinite(t))
-    for _ in range(96):
-        if live.size == 0:
-            break
-        d = _distance(scene, origins[live] + t[live, None] * direction)
-        done = d < eps
-        hit[live[done]] = True
-        t[live] += np.where(done, 0.0, 0.9 * d)
-        live = live[~done & (t[live] < t_max)]
-    hit &= t < t_max
+    if ss > 1:
+        # Coarse to fine: trace one ray per pixel centre first; a sub-sample ray then starts 2 px short of
+        # the nearest surface its pixel's 3x3 neighbourhood found, and is background when that
+        # neighbourhood found none (it lies within 0.4 px of its pixel's centre: only a sub-pixel speck
+        # could be lost).
+        c_orig = np.stack(
+            [
+                *np.meshgrid(lo[0] + np.arange(width), lo[1] + np.arange(height)),
+                np.full((height, width), lo[2]),
+            ],
+            axis=-1,
+        )
+        c_orig = ((c_orig.reshape(-1, 3) / s) @ to_model.T).astype(np.float32)
+        ct, chit = _march(
+            scene, c_orig, direction, _ray_starts(scene, c_orig, direction, 1.5 / s), 0.35 / s, t_max
+        )
+        near = np.pad(np.where(chit, ct, np.inf).reshape(height, width), 1, constant_values=np.inf)
+        nmin = np.min([near[dy : dy + height, dx : dx + width] for dy in range(3) for dx in range(3)], axis=0)
+        fine = np.repeat(np.repeat(nmin, ss, axis=0), ss, axis=1).reshape(-1) - 2.0 / s
+        t = np.where(np.isfinite(fine), np.maximum(t, fine), np.inf).astype(np.float32)
+    t, hit = _march(scene, origins, direction, t, eps, t_max)
 
     # Shade every sub-sample of the edge pixels (anti-aliasing) but one sample of a fully covered pixel.
     hit4 = hit.reshape(height, ss, width, ss)
