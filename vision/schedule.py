@@ -23,7 +23,7 @@ from gamelog.events import Day, Event, Night, ShotCall, VoteCall, VoteCount, Vot
 # until the count (a lift before it is a violation), and a little after the last Спасибо for late votes.
 VOTE_LEAD_MS = 1500
 VOTE_TAIL_MS = 4000  # after vote_stop when no vote_count follows
-COUNT_TAIL_MS = 500  # after vote_count
+COUNT_TAIL_MS = 3000  # after vote_count: hands come off the table in the seconds after the count
 SHOT_LEAD_MS = 1500
 SHOT_TAIL_MS = 2500  # after the last number's window
 SHOT_WINDOW_MS = 1500
