@@ -245,6 +245,8 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
         g.f.violation(e.t, e.seat, "000 5.9", what, e.id)
         g.f.review(e.t, e.seat, f"head up at night for {(e.until - e.t) / 1000:.1f} s", e.id)
         return
+    if (p.kind == "pre" or p.n == 0) and e.seat in set(g.black or ()):
+        return  # the black players' meeting on night 0: gestures among them are the point (000 2.2)
     g.f.violation(e.t, e.seat, "000 5.9", f"night movement: {e.kind}", e.id)
     g.f.review(e.t, e.seat, f"night movement: {e.kind}", e.id)
 

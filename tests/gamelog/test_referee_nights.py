@@ -303,3 +303,13 @@ def test_no_best_move_after_a_first_night_miss_001_voting_12() -> None:
     g.add("best_move", seat=6, suspects=[2, 5, 9])
     state = g.json()
     assert state["killed"] == [6] and "001 voting 12" in rules_of(state)
+
+
+@pytest.mark.parametrize(("seat", "flagged"), [(5, False), (2, False), (4, True)])
+def test_night_zero_meeting_gestures_are_not_violations_000_2_2(seat: int, flagged: bool) -> None:
+    """000 2.2: the black players meet on night 0 (eyes open, gestures among them); a red player's
+    movement then is still 000 5.9."""
+    g = Game(start_day=True)
+    g.add("night_motion", t=50_000, src="vision", seat=seat, kind="gesture", until=51_000, conf=0.8)
+    state = g.json()
+    assert (("000 5.9", seat) in [(v["rule"], v["seat"]) for v in state["violations"]]) is flagged
