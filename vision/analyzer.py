@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.16"
+VERSION = "0.18"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -157,6 +157,20 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     each other are one raise, owned and timed by the highest."""
     raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
+
+    def near(a: Any, b: Any, reach: float) -> bool:
+        size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
+        ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
+        bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
+        return (
+            abs(a.t - b.t) <= DEDUPE_MS["shot_raise"]
+            and ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 <= reach * size
+        )
+
+    # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
+    # as a whole sighting nearby: drop it for that one.
+    whole = [o for o in raises if not o.partial]
+    raises = [o for o in raises if not (o.partial and any(near(o, w, 5.0) for w in whole))]
     kept: list[Any] = []
     for o in raises:
         size = max(o.box[2] - o.box[0], o.box[3] - o.box[1], 1.0)

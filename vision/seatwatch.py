@@ -41,6 +41,7 @@ VOTING_SHAPES = ("thumb_up", "fist")
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
+RAISE_MIN_RISE = 0.6  # a raise climbs at least this many hand lengths while the zone watches it
 
 
 @dataclass(frozen=True)
@@ -54,6 +55,10 @@ class Observation:
     conf: float
     gesture: str = "other"
     box: tuple[float, float, float, float] | None = None
+    partial: bool = False  # a raise whose hand left this zone before it stopped (seen only in part)
+
+
+Box = tuple[float, float, float, float]
 
 
 @dataclass
@@ -64,6 +69,7 @@ class _ZoneState:
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
+    unseen: list[tuple[Box, npt.NDArray[np.float32]]] = field(default_factory=list)  # unreadable landings
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
@@ -201,9 +207,23 @@ class ZoneWatcher:
             return []
         bx, by, bw, bh = (int(v) for v in stats[k, :4])
         box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))
-        return [
-            Observation("hand_down", self.seat, self.seat, self.state.recheck_t, UNSEEN_CONF, "other", box)
-        ]
+        self.state.unseen.append((box, cloth))
+        t = self.state.recheck_t
+        return [Observation("hand_down", self.seat, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
+        """An unreadable landing is gone when its place shows the cloth again."""
+        out: list[Observation] = []
+        keep = []
+        for box, cloth in self.state.unseen:
+            x0, y0, x1, y1 = (round(v) for v in box)
+            region = frame[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)].reshape(-1, 3).astype(np.float32)
+            if float(np.linalg.norm(region.mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST:
+                out.append(Observation("hand_up", self.seat, self.seat, started, UNSEEN_CONF))
+            else:
+                keep.append((box, cloth))
+        self.state.unseen = keep
+        return out
 
     def _hands(self, frame: npt.NDArray[np.uint8], *, thorough: bool = False) -> list[HandSeen]:
         hands = self.finder.find(frame, self.seat, self.zone, thorough=thorough)
@@ -221,7 +241,7 @@ class ZoneWatcher:
         now = self._hands(frame)
         if self.zone == "raise_zone":
             return self._settle_raise(now[0] if now else None, still_from)
-        out: list[Observation] = []
+        out: list[Observation] = self._unseen_gone(frame, started)
         before = st.resting
         matched_before: set[int] = set()
         arrivals: list[HandSeen] = []
@@ -299,12 +319,22 @@ class ZoneWatcher:
         if not trail:
             return []
         top = min(h.top_y for _, h in trail)
+        # A shot is a hand raised: it must have risen (a hand lying still in the zone is no shot).
+        rise = max(h.top_y for _, h in trail) - top
+        if rise < RAISE_MIN_RISE * self.finder.hand_size(peak_seat(trail)):
+            st.raised = now
+            return []
         t_peak, peak = next((t, h) for t, h in trail if h.top_y <= top + TOP_TOLERANCE_PX)
         if now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
             # The hand holds at the top: the peak is where it came to rest.
             t_peak, peak = still_from, now
         st.raised = now
-        return [Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)]
+        obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
+        return [dataclasses.replace(obs, partial=now is None)]
+
+
+def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
+    return min(trail, key=lambda th: th[1].top_y)[1].owner
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:

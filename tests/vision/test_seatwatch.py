@@ -248,3 +248,9 @@ def test_a_landing_the_landmarker_cannot_read_is_reported_with_low_confidence() 
 def test_something_leaving_the_zone_is_no_unseen_landing() -> None:
     xs = [130] * 4 + [160, 200, 250, 280] + [280] * 20
     assert run(xs, BlindFinder()) == []
+
+
+def test_an_unreadable_landing_that_leaves_gives_its_hand_up() -> None:
+    xs = [0, 0, 20, 50, 80, 110, 130] + [130] * 16 + [160, 200, 250, 280] + [280] * 6
+    obs = run(xs, BlindFinder())
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 6 * 40), ("hand_up", 23 * 40)]
