@@ -84,9 +84,14 @@ def stretch(with_thanks: bool, seed: int = 3) -> tuple[Audio, float]:
 TEMPLATES = ["спасибо", *NUMBER_WORDS]
 
 
-def test_spots_thanks_in_a_30_s_stretch_and_nothing_else() -> None:
+def test_spots_thanks_in_a_30_s_stretch_and_nothing_else(tmp_path: Path) -> None:
     audio, truth = stretch(True)
     props = spot_marks(audio, host_templates(TEMPLATES))
+    write_events_replace(tmp_path / "audio.jsonl", props)  # valid lines for audio.jsonl
+    from gamelog.jsonl import read_events
+
+    back = read_events(tmp_path / "audio.jsonl")
+    assert not back.bad and [e.extra.get("word") for e in back.events] == ["спасибо"]
     stops = [p for p in props if isinstance(p, ProposedWindow) and p.kind == "vote_stop"]
     assert len(stops) == 1
     assert abs(stops[0].t - truth) <= 30, (stops[0].t, truth)
