@@ -41,7 +41,7 @@ VOTING_SHAPES = ("thumb_up", "fist")
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
-RAISE_MIN_RISE = 0.6  # a raise climbs at least this many hand lengths while the zone watches it
+RAISE_MIN_RISE = 0.15  # a raise climbs at least this many hand lengths while the zone watches it
 
 
 @dataclass(frozen=True)
