@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from gamelog.bundle import Bundle, load_bundle
-from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json
+from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json, sort_key
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
@@ -267,6 +267,7 @@ def analyze(
     progress: Progress | None = None,
     resume: bool = True,
     use_marks: bool = True,
+    spot_words: bool = False,
 ) -> Report:
     path = Path(bundle_path)
     bundle = load_bundle(path)
@@ -317,7 +318,7 @@ def analyze(
     all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
     all_events = _unique_ids(all_events)
     write_events_replace(path / VISION_FILE, all_events)
-    onsets = _audio_pass(path, list(bundle.game.video), marks, warnings)
+    onsets = _audio_pass(path, list(bundle.game.video), marks, warnings, spot_words=spot_words)
     report = Report(
         bundle=str(path),
         duration_ms=duration,
@@ -336,8 +337,12 @@ def analyze(
     return report
 
 
-def _audio_pass(path: Path, video: list[str], marks: list[Event], warnings: list[str]) -> int:
-    """The host's spoken words behind the keystroke marks, into ``audio.jsonl`` (replaced whole)."""
+def _audio_pass(
+    path: Path, video: list[str], marks: list[Event], warnings: list[str], *, spot_words: bool = False
+) -> int:
+    """The host's spoken words behind the keystroke marks, into ``audio.jsonl`` (replaced whole); with
+    ``spot_words``, also "Спасибо" and the numbers spotted from the host's recorded templates, proposed as
+    marks (``proposed_window`` of kind ``vote_stop`` / ``shot_call``) for the host or a judge to confirm."""
     from vision.onsets import onset_events, read_audio
 
     audio = read_audio([path / v for v in video])
@@ -345,8 +350,20 @@ def _audio_pass(path: Path, video: list[str], marks: list[Event], warnings: list
         warnings.append(f"{path}: the recording has no audio track; vote windows close at the keystrokes")
         write_events_replace(path / AUDIO_FILE, [])
         return 0
-    evs = onset_events(marks, audio)
-    write_events_replace(path / AUDIO_FILE, evs)
+    evs: list[Event] = list(onset_events(marks, audio))
+    if spot_words:
+        from vision.keywords import load_templates, spot_marks
+
+        try:
+            templates = load_templates(path)  # [] when the bundle has no voice_templates/
+        except ValueError as e:
+            warnings.append(str(e))
+            templates = []
+        if not templates:
+            warnings.append(f"{path}: no voice templates recorded; no marks proposed from the host's voice")
+        else:
+            evs += spot_marks(audio, templates)
+    write_events_replace(path / AUDIO_FILE, sorted(evs, key=sort_key))
     return len(evs)
 
 

@@ -14,6 +14,11 @@ def add_parser(sub: Any, name: str, help_text: str) -> None:
     p.add_argument("--no-resume", action="store_true", help="ignore results cached by an interrupted run")
     p.add_argument("--no-marks", action="store_true", help="ignore host marks (analyse as an old recording)")
     p.add_argument("--quiet", action="store_true", help="no progress bar")
+    p.add_argument(
+        "--spot-words",
+        action="store_true",
+        help="propose vote_stop / shot_call marks from the host's voice templates (docs/VOICE.md)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -27,6 +32,7 @@ def run(args: argparse.Namespace) -> int:
             progress=None if args.quiet else progress_printer(),
             resume=not args.no_resume,
             use_marks=not args.no_marks,
+            spot_words=args.spot_words,
         )
     except (AnalyzeError, BundleError) as e:
         print(f"mafiacam analyze: {e}", file=sys.stderr)
