@@ -41,6 +41,7 @@ VOTING_SHAPES = ("thumb_up", "fist")
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
+RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
 RAISE_MIN_RISE = 0.15  # a raise climbs at least this many hand lengths while the zone watches it
 
 
@@ -71,6 +72,7 @@ class _ZoneState:
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
     unseen: list[tuple[Box, npt.NDArray[np.float32]]] = field(default_factory=list)  # unreadable landings
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
+    last_up: int | None = None  # when a hand last left the zone
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
 
@@ -207,6 +209,11 @@ class ZoneWatcher:
             return []
         bx, by, bw, bh = (int(v) for v in stats[k, :4])
         box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))
+        # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
+        # the zone's edge), is no unreadable landing.
+        for h in self.finder.find(frame, self.seat, self.zone):
+            if h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]:
+                return []
         self.state.unseen.append((box, cloth))
         t = self.state.recheck_t
         return [Observation("hand_down", self.seat, self.seat, t, UNSEEN_CONF, "other", box)]
@@ -263,14 +270,23 @@ class ZoneWatcher:
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
-        out.extend(self._down(h, self._local_still(h, still_from)) for h in arrivals)
+        # A relaxed hand coming back to rest right after the same player's hand left the table is the end
+        # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
+        # arrive on their own, for the judge).
+        lifted = any(o.kind == "hand_up" for o in out) or (
+            st.last_up is not None and started - st.last_up <= RETURN_MS
+        )
+        if any(o.kind == "hand_up" for o in out):
+            st.last_up = started
+        reported = [h for h in arrivals if not (lifted and h.gesture not in VOTING_SHAPES)]
+        out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
         # A hand matched to one seen before keeps its identity (placed or not).
         for h in now:
             for j, b in enumerate(before):
                 if j in matched_before and not _moved(b, h) and _placed(b, st.placed):
                     st.placed.append(h)
                     break
-        st.placed.extend(arrivals)
+        st.placed.extend(reported)
         st.resting = now
         return out
 

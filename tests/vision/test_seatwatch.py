@@ -6,6 +6,8 @@ machine, not MediaPipe; the analyser's end-to-end tests use the real model).
 
 from __future__ import annotations
 
+import dataclasses
+
 import numpy as np
 
 from vision.handfinder import HandFinder, HandSeen
@@ -254,3 +256,16 @@ def test_an_unreadable_landing_that_leaves_gives_its_hand_up() -> None:
     xs = [0, 0, 20, 50, 80, 110, 130] + [130] * 16 + [160, 200, 250, 280] + [280] * 6
     obs = run(xs, BlindFinder())
     assert [(o.kind, o.t) for o in obs] == [("hand_down", 6 * 40), ("hand_up", 23 * 40)]
+
+
+def test_a_relaxed_hand_coming_back_right_after_a_lift_is_not_a_landing() -> None:
+    class ShapeFinder(SquareFinder):
+        """A fist at the voting place (x 130), a relaxed hand at the resting place (x 105)."""
+
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            found = super().find(frame, seat, zone)
+            return [dataclasses.replace(h, gesture="thumb_up" if h.box[0] >= 120 else "palm") for h in found]
+
+    xs = [0, 0, 40, 80, 110, 130] + [130] * 8 + [120, 110, 105] + [105] * 10
+    obs = run(xs, ShapeFinder())
+    assert [o.kind for o in obs] == ["hand_down", "hand_up"]
