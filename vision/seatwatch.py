@@ -42,7 +42,6 @@ UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
-RAISE_MIN_RISE = 0.15  # a raise climbs at least this many hand lengths while the zone watches it
 
 
 @dataclass(frozen=True)
@@ -73,6 +72,7 @@ class _ZoneState:
     unseen: list[tuple[Box, npt.NDArray[np.float32]]] = field(default_factory=list)  # unreadable landings
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     last_up: int | None = None  # when a hand last left the zone
+    static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
 
@@ -131,7 +131,7 @@ class ZoneWatcher:
                 st.resting = hands
                 st.placed = [h for h in hands if h.gesture in VOTING_SHAPES]
             else:
-                st.raised = hands[0] if hands else None
+                st.static = hands
         if changed >= self.active_px:
             st.recheck = 0
             if st.active_since is None:
@@ -144,9 +144,9 @@ class ZoneWatcher:
             st.quiet = 0
             self._hist.append((t, grey))
             if self.zone == "raise_zone":
-                hands = self._hands(frame)
-                if hands:
-                    st.trail.append((t, hands[0]))
+                moving = [h for h in self._hands(frame) if all(_moved(s, h) for s in st.static)]
+                if moving:
+                    st.trail.append((t, min(moving, key=lambda h: h.top_y)))
             return out
         if st.active_since is not None:
             self._hist.append((t, grey))
@@ -247,7 +247,7 @@ class ZoneWatcher:
         st.quiet = 0
         now = self._hands(frame)
         if self.zone == "raise_zone":
-            return self._settle_raise(now[0] if now else None, still_from)
+            return self._settle_raise(now, still_from)
         out: list[Observation] = self._unseen_gone(frame, started)
         before = st.resting
         matched_before: set[int] = set()
@@ -321,25 +321,30 @@ class ZoneWatcher:
     def _down(self, hand: HandSeen, t: int) -> Observation:
         return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
 
-    def _settle_raise(self, now: HandSeen | None, still_from: int) -> list[Observation]:
+    def _settle_raise(self, hands: list[HandSeen], still_from: int) -> list[Observation]:
         st = self.state
         trail = st.trail
         st.trail = []
+        # Hands lying in the zone since the stretch began are never raises; of the others, the highest.
+        fresh = [h for h in hands if all(_moved(s, h) for s in st.static)]
+        trail = [(t, h) for t, h in trail if all(_moved(s, h) for s in st.static)]
         if st.raised is not None:
-            # The raised hand moved again: it is coming down (or shifting at the top). One raise, one peak.
-            if now is None or _moved(st.raised, now):
-                st.raised = None if now is None else st.raised
-            return []
+            # The reported hand moved again: coming down, or shifting at the top. One raise, one peak; a
+            # different hand appearing elsewhere is a new raise.
+            others = [h for h in fresh if _moved(st.raised, h)]
+            if not others:
+                if not any(not _moved(st.raised, h) for h in fresh):
+                    st.raised = None
+                return []
+            held = st.raised
+            fresh = others
+            trail = [(t, h) for t, h in trail if _moved(held, h)]
+        now = min(fresh, key=lambda h: h.top_y) if fresh else None
         if now is not None:
             trail.append((still_from, now))
         if not trail:
             return []
         top = min(h.top_y for _, h in trail)
-        # A shot is a hand raised: it must have risen (a hand lying still in the zone is no shot).
-        rise = max(h.top_y for _, h in trail) - top
-        if rise < RAISE_MIN_RISE * self.finder.hand_size(peak_seat(trail)):
-            st.raised = now
-            return []
         t_peak, peak = next((t, h) for t, h in trail if h.top_y <= top + TOP_TOLERANCE_PX)
         if now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
             # The hand holds at the top: the peak is where it came to rest.
