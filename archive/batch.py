@@ -355,28 +355,9 @@ def analyse_archive(
 
 def progress_printer(stream: Any = None) -> Progress:
     """``archive analyse [#####.....]  45.0%  3/8 bundles  elapsed 01:02  ETA 01:15`` on one line."""
-    out = stream or sys.stderr
-    last = [0.0]
+    from vision.analyzer import progress_printer as bar
 
-    def show(frac: float, done: int, total: int, elapsed: float) -> None:
-        now = time.monotonic()
-        if now - last[0] < 0.5 and done < total:
-            return
-        last[0] = now
-        width = 30
-        bar = "#" * int(frac * width) + "." * (width - int(frac * width))
-        eta = (elapsed / frac - elapsed) if frac > 0.001 and elapsed > 0 else None
-        eta_s = "--:--" if eta is None else f"{int(eta) // 60:02d}:{int(eta) % 60:02d}"
-        el = f"{int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}"
-        out.write(
-            f"\rarchive analyse [{bar}] {frac * 100:5.1f}%  {done}/{total} bundles  "
-            f"elapsed {el}  ETA {eta_s} "
-        )
-        if done >= total:
-            out.write("\n")
-        out.flush()
-
-    return show
+    return bar(stream, label="archive analyse", unit="bundles")
 
 
 if __name__ == "__main__":  # python -m archive.batch BUNDLE KEY: one bundle, the result as a JSON line

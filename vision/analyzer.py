@@ -162,10 +162,8 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
         ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
         bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
-        return (
-            abs(a.t - b.t) <= DEDUPE_MS["shot_raise"]
-            and ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 <= reach * size
-        )
+        close: bool = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 <= reach * size
+        return abs(a.t - b.t) <= DEDUPE_MS["shot_raise"] and close
 
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby: drop it for that one.
@@ -173,12 +171,8 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     raises = [o for o in raises if not (o.partial and any(near(o, w, 5.0) for w in whole))]
     kept: list[Any] = []
     for o in raises:
-        size = max(o.box[2] - o.box[0], o.box[3] - o.box[1], 1.0)
-        cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
         for i, k in enumerate(kept):
-            kx, ky = (k.box[0] + k.box[2]) / 2, (k.box[1] + k.box[3]) / 2
-            near = ((cx - kx) ** 2 + (cy - ky) ** 2) ** 0.5 <= 2.5 * size
-            if o.t - k.t <= DEDUPE_MS["shot_raise"] and near:
+            if near(o, k, 2.5):
                 if o.box[1] < k.box[1]:
                     kept[i] = o
                 break
@@ -523,8 +517,8 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
     return out
 
 
-def progress_printer(stream: Any = None) -> Progress:
-    """A one-line progress bar with an ETA on stderr."""
+def progress_printer(stream: Any = None, *, label: str = "analyse", unit: str = "stretches") -> Progress:
+    """A one-line progress bar with an ETA on stderr: ``analyse [####....]  45.0%  3/8 stretches ...``."""
     out = stream or sys.stderr
     last = [0.0]
 
@@ -538,7 +532,7 @@ def progress_printer(stream: Any = None) -> Progress:
         eta = (elapsed / frac - elapsed) if frac > 0.001 and elapsed > 0 else None
         eta_s = "--:--" if eta is None else f"{int(eta) // 60:02d}:{int(eta) % 60:02d}"
         out.write(
-            f"\ranalyse [{bar}] {frac * 100:5.1f}%  {done}/{total} stretches  "
+            f"\r{label} [{bar}] {frac * 100:5.1f}%  {done}/{total} {unit}  "
             f"elapsed {int(elapsed) // 60:02d}:{int(elapsed) % 60:02d}  ETA {eta_s} "
         )
         if done >= total:
