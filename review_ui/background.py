@@ -12,6 +12,7 @@ import traceback
 from collections.abc import Callable
 from typing import Any
 
+import shiboken6
 from PySide6.QtCore import QObject, QRunnable, QThreadPool, Signal, SignalInstance
 
 _ALIVE: set[_Relay] = set()  # relays waiting for their job (kept from the garbage collector)
@@ -48,17 +49,25 @@ def run_in_background(
     fn: Callable[[], Any],
     on_done: Callable[[Any], None],
     on_failed: Callable[[str], None] | None = None,
+    *,
+    owner: QObject | None = None,
 ) -> None:
+    """With ``owner`` (the widget the callbacks update), a result that arrives after the owner was
+    deleted (the window closed while a long job ran) is dropped instead of touching a dead widget."""
     relay = _Relay()
     _ALIVE.add(relay)
 
+    def gone() -> bool:
+        return owner is not None and not shiboken6.isValid(owner)
+
     def finish_ok(result: object) -> None:
         _ALIVE.discard(relay)
-        on_done(result)
+        if not gone():
+            on_done(result)
 
     def finish_err(message: str) -> None:
         _ALIVE.discard(relay)
-        if on_failed is not None:
+        if on_failed is not None and not gone():
             on_failed(message)
 
     relay.done.connect(finish_ok)

@@ -62,7 +62,7 @@ class ReviewSession(QObject):
             self.failed.emit(f"{self.path}: {message}")
 
         if self._background:
-            run_in_background(lambda: build_review(self.path), done, fail)
+            run_in_background(lambda: build_review(self.path), done, fail, owner=self)
         else:
             try:
                 done(build_review(self.path))

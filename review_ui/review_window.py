@@ -93,7 +93,10 @@ class ReviewTools:
         self._build_actions()
         paths = [spec.path for spec in specs]
         run_in_background(
-            lambda: compute_envelope(paths), self.waveform.set_envelope, self.waveform.set_failed
+            lambda: compute_envelope(paths),
+            self.waveform.set_envelope,
+            self.waveform.set_failed,
+            owner=self.waveform,
         )
         language.language_changed.connect(lambda *_: self.retranslate())
         self.retranslate()
@@ -297,7 +300,7 @@ class ReviewTools:
             if then is not None:
                 then(Path(str(p)))
 
-        run_in_background(job, done, lambda msg: self.status.setText(f"{path}: {msg}"))
+        run_in_background(job, done, lambda msg: self.status.setText(f"{path}: {msg}"), owner=self.status)
 
     def retranslate(self) -> None:
         tr = self._lang.tr
