@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 import time
 from dataclasses import dataclass
@@ -35,6 +34,8 @@ import numpy.typing as npt
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchstats import wilson  # noqa: E402
 
 from vision.crops import crop_for_zone, detect_in_crops, motion_roi, tile_zone  # noqa: E402
 from vision.gestures import classify  # noqa: E402
@@ -52,16 +53,6 @@ class Source:
     patch: npt.NDArray[np.uint8]  # RGB around the hand
     box: tuple[float, float, float, float]  # the hand's box inside the patch
     gesture: str  # read at native size
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def load_sources(tracker: HandTracker) -> list[Source]:

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import argparse
 import csv
-import math
 import sys
 from collections import Counter
 from pathlib import Path
@@ -47,21 +46,13 @@ import numpy.typing as npt
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from benchstats import wilson  # noqa: E402
+
 from vision.gesture_reader import read_hands  # noqa: E402
 from vision.gestures import GESTURES, TARGETS, GestureResult, classify  # noqa: E402
 from vision.landmarker import HandTracker  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "real_hands"
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return max(0.0, c - h), min(1.0, c + h)
 
 
 def fmt(k: int, n: int) -> str:

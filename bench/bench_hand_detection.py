@@ -27,6 +27,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from benchstats import wilson
+
 from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, SpriteCache, render_hand
 from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints, rotation
 from vision.crops import CropSpec, crop_around, extract
@@ -189,16 +191,6 @@ def run_case(tracker: object, case: Case, window: float) -> Outcome:
             best = err
     assert best is not None
     return Outcome(case, True, float(best.mean()), float(np.percentile(best, 90)))
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def summarise(outcomes: list[Outcome], key: str) -> list[str]:

@@ -14,7 +14,6 @@ A proposal is a hit when a true word of its kind (and number) starts within 150 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -24,6 +23,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchstats import wilson
 from voicesim import SCENARIOS, Spoken, night_episode, to16k, vote_episode
 
 from tablesim.audio import NUMBER_WORDS, synthesize
@@ -31,16 +31,6 @@ from vision.keywords import Template, spot_marks, trim
 from vision.onsets import Audio
 
 TOL_MS = 150.0
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
 
 
 def templates(speed: int = 135, pitch: int = 62) -> list[Template]:

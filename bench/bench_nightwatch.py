@@ -36,20 +36,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from benchstats import wilson  # noqa: E402
 from nightsim import Act, build_night  # noqa: E402
 
 SIZES = (0.1, 0.15, 0.2, 0.3, 0.5, 1.0)
 SLACK_MS = 400
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def _poisson_cdf(k: int, mu: float) -> float:

@@ -12,7 +12,6 @@ baseline in the same run is the keystroke itself (what the referee uses when the
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 import time
 from pathlib import Path
@@ -22,21 +21,12 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from benchstats import wilson
 from voicesim import SCENARIOS, Episode, night_episode, vote_episode
 
 from vision.onsets import Audio, find_onset
 
 TARGET_MS = 30.0
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (c - h, c + h)
 
 
 def measure(ep: Episode, rng: np.random.Generator) -> list[tuple[str, float, float | None, float]]:

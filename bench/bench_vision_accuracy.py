@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import subprocess
 import sys
 import time
@@ -25,6 +24,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from benchstats import wilson  # noqa: E402
 
 from gamelog.bundle import load_bundle  # noqa: E402
 from gamelog.jsonl import read_events  # noqa: E402
@@ -37,16 +38,6 @@ KNOBS = {
     "clean": [],
     "noisy": ["--noise", "6", "--blur", "1.2", "--crf", "32", "--jpeg", "60"],
 }
-
-
-def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
-    if n == 0:
-        return (0.0, 1.0)
-    p = k / n
-    d = 1 + z * z / n
-    c = (p + z * z / (2 * n)) / d
-    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
-    return (max(0.0, c - h), min(1.0, c + h))
 
 
 def seeds(spec: str) -> list[int]:
