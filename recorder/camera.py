@@ -1,5 +1,6 @@
 """A camera read through an ffmpeg child process (V4L2 on Linux, DirectShow on Windows, AVFoundation on
-macOS), delivering raw RGB frames on a pipe.
+macOS), delivering raw frames on a pipe: planar YUV 4:2:0 (what the encoder takes, half the bytes of RGB),
+or RGB when the picture has an odd width or height.
 
 A thread reads the pipe so ``read()`` can give up after ``stall_s`` seconds without a frame: an unplugged
 camera either closes the pipe or just stops, and both become :class:`SourceLost`. A missing device is a
@@ -111,6 +112,7 @@ class CameraSource:
         self._frames: queue.Queue[Frame | None] = queue.Queue(maxsize=4)
         self._stderr: deque[str] = deque(maxlen=20)
         self._threads: list[threading.Thread] = []
+        self.pix_fmt = "yuv420p"
 
     @property
     def live(self) -> bool:
@@ -154,8 +156,9 @@ class CameraSource:
             self._size = self._want_size or (w, h)
             self._fps = self._want_fps or fps
         w, h = self._size
+        self.pix_fmt = "rgb24" if w % 2 or h % 2 else "yuv420p"
         cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-hide_banner", "-loglevel", "warning", "-nostdin", *args]
-        cmd += ["-f", "rawvideo", "-pix_fmt", "rgb24", "-s", f"{w}x{h}", "pipe:1"]
+        cmd += ["-f", "rawvideo", "-pix_fmt", self.pix_fmt, "-s", f"{w}x{h}", "pipe:1"]
         try:
             self._proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0)
         except OSError as e:
@@ -163,14 +166,18 @@ class CameraSource:
         self._frames = queue.Queue(maxsize=4)
         proc = self._proc
         self._threads = [
-            threading.Thread(target=self._pump, args=(proc, w, h), name="camera-pipe", daemon=True),
+            threading.Thread(
+                target=self._pump, args=(proc, w, h, self.pix_fmt), name="camera-pipe", daemon=True
+            ),
             threading.Thread(target=self._drain, args=(proc,), name="camera-stderr", daemon=True),
         ]
         for t in self._threads:
             t.start()
 
-    def _pump(self, proc: subprocess.Popen[bytes], w: int, h: int) -> None:
-        n = w * h * 3
+    def _pump(self, proc: subprocess.Popen[bytes], w: int, h: int, pix_fmt: str) -> None:
+        yuv = pix_fmt == "yuv420p"
+        n = w * h * 3 // 2 if yuv else w * h * 3
+        shape = (h * 3 // 2, w) if yuv else (h, w, 3)
         stream = cast(io.RawIOBase, proc.stdout)  # unbuffered (bufsize=0)
         while True:
             buf = bytearray(n)
@@ -182,7 +189,8 @@ class CameraSource:
                     self._put(None)
                     return
                 got += k
-            frame = Frame(np.frombuffer(buf, np.uint8).reshape(h, w, 3), self.clock.monotonic())
+            img = np.frombuffer(buf, np.uint8).reshape(shape)
+            frame = Frame(img, self.clock.monotonic(), pix_fmt=pix_fmt)
             self._put(frame)
 
     def _put(self, item: Frame | None) -> None:

@@ -28,6 +28,7 @@ from gamelog.events import Event, event_to_json, parse_event
 from recorder import bundle_io
 from recorder.audio import AudioInput
 from recorder.diskspace import DiskGuard, DiskProbe, free_bytes
+from recorder.pcmtap import PcmTap
 from recorder.ring import Control, EndOfStream, FrameRing, SourceGap
 from recorder.sources import Frame, FrameSource, SourceEnded, SourceError, SourceLost
 from recorder.tap import LiveTap
@@ -96,6 +97,7 @@ class _Segment:
     writer: SegmentWriter
     start_ms: int
     size: tuple[int, int]
+    pix_fmt: str = "rgb24"
 
 
 class RecordingSession:
@@ -121,6 +123,7 @@ class RecordingSession:
         cfg = self.config
         self.ring: FrameRing[Frame | Control] = FrameRing(cfg.ring_frames)
         self.tap = LiveTap(cfg.tap_width, every=cfg.tap_every)
+        self.pcm = PcmTap()  # the last seconds of the sound being recorded (when there is audio)
         self._disk = DiskGuard(
             self.bundle, warn_bytes=cfg.disk_warn_bytes, stop_bytes=cfg.disk_stop_bytes, probe=disk_probe
         )
@@ -354,8 +357,10 @@ class RecordingSession:
         index = len(self._segments) + 1
         rel = f"{self.config.video_dir}/seg-{index:04d}.mkv"
         audio = self.source.audio_for(frame) or self.microphone
-        h, w = frame.image.shape[:2]
-        spec = SegmentSpec(self.bundle / rel, (w, h), fps, pts, audio, self.config.encoder)
+        w, h = frame.size
+        spec = SegmentSpec(
+            self.bundle / rel, (w, h), fps, pts, audio, self.config.encoder, frame.pix_fmt, self.pcm
+        )
         writer = self._writer_factory(spec)
         with self._lock:
             self._segments.append(rel)
@@ -374,7 +379,7 @@ class RecordingSession:
                 },
                 sync=True,
             )
-        return _Segment(index, rel, writer, pts, (w, h))
+        return _Segment(index, rel, writer, pts, (w, h), frame.pix_fmt)
 
     def _close_segment(self, seg: _Segment, why: str) -> None:
         """Finish a segment on a thread of its own, so the next one is fed meanwhile."""
@@ -419,7 +424,7 @@ class RecordingSession:
             self._recent.append(frame.t)
             while self._recent and frame.t - self._recent[0] > 2.0:
                 self._recent.popleft()
-        self.tap.put(img, pts)
+        self.tap.put(img, pts, frame.pix_fmt)
 
     def _writer(self) -> None:
         seg: _Segment | None = None
@@ -441,10 +446,11 @@ class RecordingSession:
                     continue
                 assert isinstance(item, Frame)
                 frame = item
-                h, w = frame.image.shape[:2]
                 pts = self._pts(frame)
                 if seg is not None and (
-                    pts - seg.start_ms >= self.config.segment_s * 1000 or seg.size != (w, h)
+                    pts - seg.start_ms >= self.config.segment_s * 1000
+                    or seg.size != frame.size
+                    or seg.pix_fmt != frame.pix_fmt
                 ):
                     self._close_segment(seg, "next segment")
                     seg = None

@@ -1,9 +1,9 @@
 """Frame sources: one interface for a camera, a video file played as if live, and a test pattern.
 
-A source is opened, then ``read()`` returns the next :class:`Frame` (an RGB image the caller may keep: a
-source never reuses a returned buffer, so the capture path needs no further copy) with its monotonic
-capture time. A source that stops delivering raises :class:`SourceLost` (the session closes the segment
-and tries ``open()`` again); a source that has nothing more (a file played once) raises
+A source is opened, then ``read()`` returns the next :class:`Frame` (an RGB or YUV 4:2:0 image the
+caller may keep: a source never reuses a returned buffer, so the capture path needs no further copy) with
+its monotonic capture time. A source that stops delivering raises :class:`SourceLost` (the session closes
+the segment and tries ``open()`` again); a source that has nothing more (a file played once) raises
 :class:`SourceEnded`. ``open()`` failing raises :class:`SourceError` naming the device or file.
 
 The camera lives in :mod:`recorder.camera`; audio inputs in :mod:`recorder.audio`.
@@ -40,7 +40,9 @@ class SourceEnded(RuntimeError):
 class Frame:
     """One captured frame.
 
-    image: (H, W, 3) uint8 RGB, owned by the receiver.
+    image: (H, W, 3) uint8 RGB when ``pix_fmt`` is ``rgb24``; (H * 3 / 2, W) uint8 planar YUV 4:2:0 (the Y
+    plane, then U and V at half size, as ffmpeg's ``yuv420p``) when it is ``yuv420p``: the encoder's own
+    format, half the bytes of RGB and no conversion on the way. Owned by the receiver.
     t: monotonic capture time in seconds (the clock the session uses).
     source_pts: the position in the source medium in seconds (a file's pts), None for live sources.
     """
@@ -48,11 +50,43 @@ class Frame:
     image: np.ndarray
     t: float
     source_pts: float | None = None
+    pix_fmt: str = "rgb24"
 
     def __post_init__(self) -> None:
         img = self.image
-        if img.ndim != 3 or img.shape[2] != 3 or img.dtype != np.uint8:
-            raise ValueError(f"Frame.image must be (H, W, 3) uint8, got {img.shape} {img.dtype}")
+        if img.dtype != np.uint8:
+            raise ValueError(f"Frame.image must be uint8, got {img.dtype}")
+        if self.pix_fmt == "rgb24":
+            if img.ndim != 3 or img.shape[2] != 3:
+                raise ValueError(f"Frame.image must be (H, W, 3) uint8 for rgb24, got {img.shape}")
+        elif self.pix_fmt == "yuv420p":
+            if img.ndim != 2 or img.shape[0] % 3 or img.shape[1] % 2 or (img.shape[0] // 3) % 2:
+                raise ValueError(f"Frame.image must be (H * 3 / 2, W) uint8 for yuv420p, got {img.shape}")
+        else:
+            raise ValueError(f"Frame.pix_fmt must be rgb24 or yuv420p, got {self.pix_fmt!r}")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(width, height) of the picture."""
+        h, w = self.image.shape[:2]
+        return (w, h * 2 // 3) if self.pix_fmt == "yuv420p" else (w, h)
+
+
+def yuv420_to_rgb(image: np.ndarray, width: int | None = None) -> np.ndarray:
+    """A planar YUV 4:2:0 frame ((H * 3 / 2, W) uint8) as RGB, scaled down to ``width`` pixels across first
+    when it is wider (each plane on its own: the full-size RGB picture is never made)."""
+    hh, w = image.shape
+    h = hh * 2 // 3
+    if width is None or w <= width:
+        return cv2.cvtColor(image, cv2.COLOR_YUV2RGB_I420)
+    nw = max(2, width // 2 * 2)
+    nh = max(2, round(h * nw / w) // 2 * 2)
+    y = cv2.resize(image[:h], (nw, nh), interpolation=cv2.INTER_AREA)
+    chroma = image[h:].reshape(2, h // 2, w // 2)
+    u = cv2.resize(chroma[0], (nw // 2, nh // 2), interpolation=cv2.INTER_AREA)
+    v = cv2.resize(chroma[1], (nw // 2, nh // 2), interpolation=cv2.INTER_AREA)
+    small = np.concatenate([y, u.reshape(-1, nw), v.reshape(-1, nw)])
+    return cv2.cvtColor(small, cv2.COLOR_YUV2RGB_I420)
 
 
 class FrameSource(Protocol):
@@ -184,7 +218,9 @@ class FileSource:
     ``speed``: 1.0 plays in real time, 2.0 twice as fast, None as fast as frames decode (capture times are
     then virtual: the opening time plus the file's own pts, and the source is not live: the recorder waits
     for it instead of dropping frames). ``loop`` starts over at the end. The file's audio track passes
-    through when playing at real speed.
+    through when playing at real speed. Frames come as planar YUV 4:2:0 (``pix_fmt="rgb24"`` for RGB): what
+    the file holds and the encoder takes, with no colour conversion in between (a file of odd width or height
+    comes as RGB).
     """
 
     def __init__(
@@ -194,8 +230,11 @@ class FileSource:
         speed: float | None = 1.0,
         loop: bool = False,
         clock: Clock | None = None,
+        pix_fmt: str = "yuv420p",
     ) -> None:
         self.path = Path(path)
+        self.pix_fmt = pix_fmt
+        self._fmt = pix_fmt
         self.speed = speed
         self.loop = loop
         self.clock: Clock = clock or SystemClock()
@@ -236,6 +275,8 @@ class FileSource:
         vs = self._container.streams.video[0]
         vs.thread_type = "AUTO"
         self._size = (vs.codec_context.width, vs.codec_context.height)
+        odd = self._size[0] % 2 or self._size[1] % 2
+        self._fmt = "rgb24" if odd else self.pix_fmt
         rate = vs.average_rate or vs.guessed_rate
         self._fps = float(rate) if rate else 30.0
         self._has_audio = bool(self._container.streams.audio)
@@ -272,7 +313,9 @@ class FileSource:
             self._first_pts = pts
         self._last_pts = pts
         media = self._loop_offset + pts - self._first_pts
-        img = vf.to_ndarray(format="rgb24")
+        img = vf.to_ndarray(format=self._fmt)
+        if not img.flags.c_contiguous:
+            img = np.ascontiguousarray(img)
         if self.speed is None:
             t = self._t0 + media
         else:
@@ -282,7 +325,7 @@ class FileSource:
                 self.clock.sleep(t - now)
             else:
                 t = now
-        return Frame(img, t, source_pts=pts)
+        return Frame(img, t, source_pts=pts, pix_fmt=self._fmt)
 
     def close(self) -> None:
         if self._container is not None:

@@ -1,8 +1,8 @@
 """The live-analysis tap: small frames taken from the pipeline before encoding.
 
-The writer thread puts every ``every``-th frame, downscaled to ``width`` pixels across; a consumer (the
-live vote counter) takes the newest with :meth:`LiveTap.get`. The tap never slows the recording: when the
-consumer is behind, the oldest waiting frame is dropped and counted.
+The writer thread puts every ``every``-th frame, downscaled to ``width`` pixels across (and made RGB);
+a consumer (the live vote counter) takes the newest with :meth:`LiveTap.get`. The tap never slows the
+recording: when the consumer is behind, the oldest waiting frame is dropped and counted.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import cv2
 import numpy as np
+
+from recorder.sources import yuv420_to_rgb
 
 
 @dataclass(frozen=True)
@@ -39,12 +41,15 @@ class LiveTap:
         self.delivered = 0
         self.dropped = 0
 
-    def put(self, image: np.ndarray, t_ms: int) -> None:
+    def put(self, image: np.ndarray, t_ms: int, pix_fmt: str = "rgb24") -> None:
+        """Offer a frame (RGB, or planar YUV 4:2:0: scaled down per plane, then made RGB)."""
         self._seen += 1
         if (self._seen - 1) % self.every:
             return
         h, w = image.shape[:2]
-        if w > self.width:
+        if pix_fmt == "yuv420p":
+            small = yuv420_to_rgb(image, self.width)
+        elif w > self.width:
             small = cv2.resize(
                 image, (self.width, max(2, round(h * self.width / w))), interpolation=cv2.INTER_AREA
             )

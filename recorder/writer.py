@@ -1,4 +1,5 @@
-"""The crash-safe segment writer: one ffmpeg child process per segment, fed raw RGB frames on stdin.
+"""The crash-safe segment writer: one ffmpeg child process per segment, fed raw frames on stdin (planar YUV
+4:2:0, the encoder's own format, or RGB).
 
 Every frame goes down the pipe with its own pts (media time in ms, from its capture time): the frames are
 wrapped, without copying pixels, as rawvideo packets in a NUT stream (PyAV muxes, ffmpeg demuxes), so the
@@ -18,6 +19,7 @@ ffmpeg's stderr is drained on a thread into the log (and kept for error messages
 from __future__ import annotations
 
 import contextlib
+import io
 import logging
 import os
 import signal
@@ -34,6 +36,8 @@ import ffmpeg
 import imageio_ffmpeg
 
 from recorder.audio import AudioInput
+from recorder.pcmtap import RATE as PCM_RATE
+from recorder.pcmtap import PcmTap
 
 log = logging.getLogger("recorder.writer")
 
@@ -67,6 +71,13 @@ class SegmentSpec:
     start_ms: int
     audio: AudioInput | None = None
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
+    pix_fmt: str = "rgb24"  # of the frames sent: rgb24 or yuv420p
+    pcm: PcmTap | None = field(default=None, compare=False)  # also send the sound there (with audio)
+
+    @property
+    def frame_bytes(self) -> int:
+        w, h = self.size
+        return w * h * 3 if self.pix_fmt == "rgb24" else w * h * 3 // 2
 
 
 def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
@@ -105,7 +116,16 @@ def build_command(spec: SegmentSpec, exe: str | None = None) -> list[str]:
         # The muxer holds video packets back while it waits for audio to interleave with (10 s by
         # default): everything held back is lost in a crash. Half a second at most.
         out_kw["max_interleave_delta"] = 500_000
+    pcm_out = None
+    if spec.audio is not None and spec.pcm is not None:
+        # The live check's ear: the same sound, mono at 16 kHz as raw floats on stdout (see recorder.pcmtap).
+        split = streams[1].filter_multi_output("asplit")
+        streams[1] = split[0]
+        pcm_kw: dict[str, Any] = {"f": "f32le", "ac": 1, "ar": PCM_RATE, "flush_packets": 1}
+        pcm_out = ffmpeg.output(split[1], "pipe:1", **pcm_kw)
     out = ffmpeg.output(*streams, str(spec.path), **out_kw)
+    if pcm_out is not None:
+        out = ffmpeg.merge_outputs(out, pcm_out)
     out = out.global_args("-hide_banner", "-nostats", "-loglevel", "warning")
     return list(ffmpeg.compile(out, cmd=exe or imageio_ffmpeg.get_ffmpeg_exe(), overwrite_output=True))
 
@@ -119,15 +139,25 @@ class SegmentWriter:
         self.frames = 0
         self.stderr_tail: deque[str] = deque(maxlen=30)
         spec.path.parent.mkdir(parents=True, exist_ok=True)
+        pcm = spec.pcm if spec.audio is not None else None
         try:
             self._proc = subprocess.Popen(
-                self.cmd, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE
+                self.cmd,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE if pcm is not None else subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
             )
         except OSError as e:
             raise WriterDied(f"{spec.path.name}: cannot start ffmpeg: {e}") from None
         self._drain = threading.Thread(target=self._drain_stderr, name="ffmpeg-stderr", daemon=True)
         self._drain.start()
-        self._frame_bytes = spec.size[0] * spec.size[1] * 3
+        self._pcm_reader: threading.Thread | None = None
+        if pcm is not None:
+            self._pcm_reader = threading.Thread(
+                target=self._read_pcm, args=(pcm,), name="ffmpeg-pcm", daemon=True
+            )
+            self._pcm_reader.start()
+        self._frame_bytes = spec.frame_bytes
         self.last_pts: int | None = None
         self._mux: Any = None
         self._stream: Any = None
@@ -144,7 +174,7 @@ class SegmentWriter:
         w, h = self.spec.size
         mux = av.open(self._proc.stdin, "w", format="nut", container_options={"flush_packets": "1"})
         st = mux.add_stream("rawvideo", rate=Fraction(self.spec.fps).limit_denominator(1001))
-        st.width, st.height, st.pix_fmt = w, h, "rgb24"
+        st.width, st.height, st.pix_fmt = w, h, self.spec.pix_fmt
         st.codec_context.time_base = MS
         st.time_base = MS
         mux.start_encoding()
@@ -165,6 +195,14 @@ class SegmentWriter:
                 self.stderr_tail.append(line)
                 log.warning("ffmpeg %s: %s", self.spec.path.name, line)
 
+    def _read_pcm(self, pcm: PcmTap) -> None:
+        """Drain the sound output (ffmpeg would stall on a full pipe) into the tap."""
+        assert self._proc.stdout is not None
+        track = pcm.track(self.spec.start_ms)
+        out = cast(io.BufferedReader, self._proc.stdout)
+        while chunk := out.read1(65536):
+            track.feed(chunk)
+
     def _died(self) -> WriterDied:
         rc = self._proc.poll()
         self._drain.join(timeout=1)
@@ -174,7 +212,8 @@ class SegmentWriter:
         )
 
     def write(self, data: bytes | memoryview, pts_ms: int) -> None:
-        """Send one RGB frame with its pts (media ms, strictly increasing within the segment)."""
+        """Send one frame (in the segment's pixel format) with its pts (media ms, strictly increasing within
+        the segment)."""
         if len(data) != self._frame_bytes:
             raise ValueError(f"frame of {len(data)} bytes, the segment takes {self._frame_bytes}")
         if self.last_pts is not None and pts_ms <= self.last_pts:
@@ -214,8 +253,11 @@ class SegmentWriter:
             self._proc.kill()
             rc = self._proc.wait()
         self._drain.join(timeout=2)
-        if self._proc.stderr is not None:
-            self._proc.stderr.close()
+        if self._pcm_reader is not None:
+            self._pcm_reader.join(timeout=2)
+        for pipe in (self._proc.stderr, self._proc.stdout):
+            if pipe is not None:
+                pipe.close()
         if interrupted and rc == 255:  # ffmpeg's status after a requested interrupt
             rc = 0
         if rc != 0:

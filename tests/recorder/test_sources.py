@@ -5,6 +5,7 @@ import os
 import signal
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -18,6 +19,7 @@ from recorder.sources import (
     SourceLost,
     TestPatternSource,
     parse_size,
+    yuv420_to_rgb,
 )
 from recorder.timebase import ManualClock
 
@@ -66,8 +68,12 @@ def test_file_source_plays_as_if_live(clip: Path) -> None:
             frames.append(src.read())
     src.close()
     assert len(frames) == 60
+    # frames come as the file's own YUV 4:2:0, no RGB on the way to the encoder
+    assert all(f.pix_fmt == "yuv420p" and f.image.shape == (180, 160) for f in frames)
+    assert all(f.size == (160, 120) for f in frames)
     # grey level i*8 written by the fixture comes back (H.264 is near lossless on flat frames)
-    assert [int(f.image[60, 80, 0]) for f in frames[:4]] == pytest.approx([0, 8, 16, 24], abs=3)
+    rgb = [yuv420_to_rgb(f.image) for f in frames[:4]]
+    assert [int(x[60, 80, 0]) for x in rgb] == pytest.approx([0, 8, 16, 24], abs=3)
     # real speed on the injected clock: the last frame is due 59/30 s after opening
     assert frames[-1].t - t_open == pytest.approx(59 / 30, abs=1e-6)
     assert frames[-1].source_pts == pytest.approx(59 / 30, abs=1e-3)
@@ -145,7 +151,8 @@ def test_camera_pipe_delivers_and_reports_loss() -> None:
     src.open()
     try:
         frames = [src.read() for _ in range(5)]
-        assert all(f.image.shape == (96, 128, 3) for f in frames)
+        assert all(f.pix_fmt == "yuv420p" and f.image.shape == (144, 128) for f in frames)
+        assert all(f.size == (128, 96) for f in frames)
         assert np.all(np.diff([f.t for f in frames]) > 0)
         assert src.pid is not None
         os.kill(src.pid, signal.SIGKILL)  # the camera is yanked out
@@ -171,3 +178,19 @@ def test_find_microphone(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Non
     assert find_microphone(tmp_path / "absent") is None
     cards.write_text(" 0 [PCH            ]: HDA-Intel - HDA Intel PCH\n")
     assert find_microphone(cards) == Microphone("alsa", "default")
+
+
+def test_yuv420_frames_are_checked_and_scaled_per_plane() -> None:
+    with pytest.raises(ValueError, match=r"\(H \* 3 / 2, W\) uint8 for yuv420p"):
+        Frame(np.zeros((100, 64), np.uint8), 0.0, pix_fmt="yuv420p")
+    with pytest.raises(ValueError, match="rgb24 or yuv420p"):
+        Frame(np.zeros((96, 64), np.uint8), 0.0, pix_fmt="nv12")
+    rgb = np.zeros((120, 160, 3), np.uint8)
+    rgb[:, 80:] = (200, 40, 40)  # red right half
+    yuv = cv2.cvtColor(rgb, cv2.COLOR_RGB2YUV_I420)
+    f = Frame(yuv, 0.0, pix_fmt="yuv420p")
+    assert f.size == (160, 120)
+    small = yuv420_to_rgb(yuv, 80)
+    assert small.shape == (60, 80, 3)
+    assert small[30, 10].tolist() == pytest.approx([0, 0, 0], abs=4)
+    assert small[30, 70].tolist() == pytest.approx([200, 40, 40], abs=8)

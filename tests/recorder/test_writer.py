@@ -10,6 +10,7 @@ import pytest
 
 from recorder.audio import FileAudio, Microphone
 from recorder.inspect import check_segment
+from recorder.pcmtap import PcmTap
 from recorder.writer import EncoderSettings, SegmentSpec, SegmentWriter, WriterDied, build_command
 from tests.recorder.conftest import make_clip
 
@@ -122,3 +123,26 @@ def test_file_audio_ends_with_the_segment_not_with_the_file(tmp_path: Path) -> N
     with av.open(str(spec.path)) as c:
         audio = [f.pts for f in c.decode(c.streams.audio[0])]
     assert audio[0] == 0 and audio[-1] < 3000, audio[-1]  # not the file's 6 s
+
+
+def test_the_sound_reaches_the_pcm_tap_at_its_media_time(tmp_path: Path) -> None:
+    """The live check's ear: the segment's sound also comes out as 16 kHz floats, placed at media time. The
+    clip's tone is loud from 0.5 to 1.0 s of the file; played from 0.25 s into a segment starting at media
+    time 3000 ms, it is loud from 3250 to 3750 ms."""
+    tone = make_clip(tmp_path / "tone.mp4", seconds=2.0, size=(64, 48))
+    pcm = PcmTap()
+    spec = SegmentSpec(
+        tmp_path / "s.mkv", (W, H), FPS, 3000, audio=FileAudio(tone, offset_s=0.25), encoder=FAST, pcm=pcm
+    )
+    w = SegmentWriter(spec)
+    for i in range(36):
+        w.write(grey(i), 3000 + round(i * 1000 / 30))
+        time.sleep(1 / 30)
+    assert pcm.wait_for(3900, timeout=10), pcm.covered_ms()
+    win = pcm.window(3000, 3900)
+    assert w.close(timeout=10) == 0
+    assert win is not None and win.heard > 0.95
+    rms = [float(np.sqrt(np.mean(win.samples[k : k + 800] ** 2))) for k in range(0, len(win.samples), 800)]
+    loud = [3000 + 50 * i for i, r in enumerate(rms) if r > 0.1]  # 50 ms blocks
+    assert loud and abs(loud[0] - 3250) <= 60 and abs(loud[-1] + 50 - 3750) <= 60, loud
+    assert pcm.window(0, 1000) is None  # nothing heard then
