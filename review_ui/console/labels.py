@@ -89,6 +89,14 @@ LABELS: dict[str, dict[str, str]] = {
     "reason_no_frames": {"ru": "нет кадров", "en": "no frames"},
     "reason_no_window": {"ru": "нет окна голосования", "en": "no vote window"},
     "live_odd": {"ru": "не кулак: {seats}", "en": "not a fist: {seats}"},
+    "live_onset": {
+        "ru": "«Спасибо» сказано за {ms} мс до нажатия: окно закрыто по голосу",
+        "en": "«Спасибо» spoken {ms} ms before the key: window closed at the voice",
+    },
+    "live_no_onset": {
+        "ru": "начало «Спасибо» не найдено: окно закрыто по нажатию",
+        "en": "no onset of «Спасибо» found: window closed at the key",
+    },
     "legend": {"ru": "Клавиши", "en": "Keys"},
     "log": {"ru": "Отметки", "en": "Marks"},
     "players": {"ru": "Игроки", "en": "Players"},

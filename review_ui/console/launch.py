@@ -77,7 +77,9 @@ def open_console(
     bridge = RecorderBridge(session)
     layout = existing_layout(bundle, config.players)
     live = (
-        LiveVision(bundle, rules_for(config.rules), layout, finder_factory=finder_factory) if vision else None
+        LiveVision(bundle, rules_for(config.rules), layout, finder_factory=finder_factory, sound=session.pcm)
+        if vision
+        else None
     )
     if live is not None:
         bridge.add_frame_sink(live.offer)

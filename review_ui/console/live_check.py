@@ -9,6 +9,13 @@ vision events (in frame pixels of the video, ids ``live-…``), keeps them in me
 to ``vision.live.jsonl`` in the bundle (no hash chain: it is derived, the analyser's ``vision.jsonl`` is
 the real one).
 
+The host's voice closes the window (issue #10): with the sound of the recording at hand (the session's
+:class:`recorder.pcmtap.PcmTap`), the worker also waits for the sound up to ``AFTER_MS`` past the keystroke,
+finds the spoken onset of «Спасибо» in it (:func:`vision.onsets.find_onset`), counts up to the onset
+instead of the keystroke (a ``speech_onset`` event that refers to the stop, as the referee reads it) and
+reports the onset with the count; the onset also goes to ``vision.live.jsonl``. No sound, or no onset that
+stands out: the keystroke closes the window, as before.
+
 On "Спасибо" the console asks for a check; the worker waits until it has seen the frames a few
 hundred milliseconds past the stop (a hand needs ``SETTLE_FRAMES`` quiet frames before it counts as
 resting), then runs :func:`gamelog.fusion.live_vote_check` over the marks and this window's vision
@@ -26,9 +33,9 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
-from gamelog.events import Event, HandDown, HandUp, VoteCall, VoteStop
+from gamelog.events import Event, HandDown, HandUp, SpeechOnset, VoteCall, VoteStop
 from gamelog.fusion import VOTING_GESTURES, live_vote_check
 from gamelog.jsonl import EventWriter
 from gamelog.layout import Layout
@@ -45,6 +52,8 @@ SETTLE_MS = 150  # frames this far past the stop must be seen before counting (a
 WAIT_LIMIT_S = 1.5  # give up waiting for frames (source stalled) and count what was seen
 MAX_QUEUED = 120  # frames waiting for vision (about 4 s at 30 fps); more are dropped and counted
 PRE_ROLL = 8  # frames before the call fed first, so the watcher knows what already rests on the table
+ONSET_BEFORE_MS = 2100  # sound looked at before the keystroke (the onset finder's floor takes 2 s)
+ONSET_AFTER_MS = 260  # ... and after it (the word goes on after the keystroke)
 
 
 @dataclass(frozen=True)
@@ -61,6 +70,31 @@ class LiveResult:
     frames: int  # frames vision looked at in this window
     reason: str = ""
     odd: tuple[int, ...] = ()  # counted voters whose hand was not a voting fist (palm, finger…)
+    onset_t: int | None = None  # the spoken onset of «Спасибо» that closed the window (None: the keystroke)
+    onset_conf: float | None = None
+    heard: bool = False  # sound was at hand for this check (False: no audio, the keystroke closed it)
+
+    @property
+    def close_t(self) -> int:
+        """Where the counted window closed: the spoken onset when one was found, else the keystroke."""
+        return self.stop_t if self.onset_t is None else self.onset_t
+
+
+class SoundTap(Protocol):
+    """The recording's recent sound (:class:`recorder.pcmtap.PcmTap`)."""
+
+    def covered_ms(self) -> float | None: ...
+
+    def window(self, start_ms: float, end_ms: float) -> Any: ...
+
+
+OnsetFinder = Callable[[Any, float], Any]  # (vision.onsets.Audio, key ms) -> Onset | None
+
+
+def default_onset_finder(audio: Any, key_ms: float) -> Any:
+    from vision.onsets import find_onset
+
+    return find_onset(audio, key_ms)
 
 
 FinderFactory = Callable[[Layout], Any]
@@ -99,8 +133,12 @@ class LiveVision:
         *,
         on_result: Callable[[LiveResult], None] | None = None,
         finder_factory: FinderFactory = default_finder,
+        sound: SoundTap | None = None,
+        onset_finder: OnsetFinder = default_onset_finder,
     ) -> None:
         self.bundle = bundle
+        self.sound = sound
+        self._onset_finder = onset_finder
         self.rules = rules
         self.layout = layout
         self.on_result = on_result
@@ -276,6 +314,9 @@ class LiveVision:
         self.events.append(ev)
         if self._win is not None and self._win.events is not None:
             self._win.events.append(ev)
+        self._keep_file(ev)
+
+    def _keep_file(self, ev: Event) -> None:
         if self.bundle is None:
             return
         try:
@@ -292,12 +333,56 @@ class LiveVision:
         win = self._win
         watching = win is not None and win.watch is not None and self.layout is not None
         waited = time.monotonic() - chk.asked
-        if watching and win is not None and win.last_t < chk.stop.t + SETTLE_MS and waited < WAIT_LIMIT_S:
-            return
+        if waited < WAIT_LIMIT_S:
+            if watching and win is not None and win.last_t < chk.stop.t + SETTLE_MS:
+                return
+            if self._sound_pending(chk.stop.t):
+                return
         self._check = None
         self._report(chk, win)
 
+    def _sound_pending(self, key_ms: int) -> bool:
+        """True while the sound just after the keystroke has not arrived yet (there is sound at all)."""
+        if self.sound is None:
+            return False
+        covered = self.sound.covered_ms()
+        return covered is not None and covered < key_ms + ONSET_AFTER_MS
+
+    def _onset(self, stop: VoteStop) -> tuple[SpeechOnset | None, bool]:
+        """The spoken onset of the word the keystroke ended, from the recorded sound; (onset, heard)."""
+        if self.sound is None:
+            return None, False
+        pcm = self.sound.window(stop.t - ONSET_BEFORE_MS, stop.t + ONSET_AFTER_MS)
+        if pcm is None:
+            return None, False
+        from vision.onsets import Audio
+
+        found = self._onset_finder(Audio(pcm.samples, pcm.start_ms), float(stop.t))
+        if found is None or not stop.id:
+            return None, True
+        t = round(found.t)
+        if not t < stop.t:
+            return None, True
+        ev = SpeechOnset(
+            t=t,
+            src="audio",
+            id=f"live-onset-{stop.id}",
+            ref=stop.id,
+            conf=round(min(1.0, max(0.0, float(found.conf))), 3),
+            extra={"analyser": ANALYSER, "key_t": stop.t},
+        )
+        self._keep_file(ev)
+        return ev, True
+
     def _report(self, chk: _Check, win: _Window | None) -> None:
+        try:
+            onset, heard = self._onset(chk.stop)
+        except Exception as e:  # the keystroke still closes the window
+            log.exception("live onset failed")
+            self.error = f"{type(e).__name__}: {e}"
+            onset, heard = None, False
+        ot = None if onset is None else onset.t
+        oc = None if onset is None else onset.conf
         latency = round((time.monotonic() - chk.asked) * 1000)
         call = win.call if win is not None else None
         cand = None if call is None else ("all" if call.candidate is None else call.candidate)
@@ -306,16 +391,42 @@ class LiveVision:
         if not hands and (self.layout is None or frames == 0):
             reason = "no_layout" if self.layout is None else "no_frames"
             res = LiveResult(
-                call.id if call else None, cand, None, (), (), chk.stop.t, latency, frames, reason
+                call.id if call else None,
+                cand,
+                None,
+                (),
+                (),
+                chk.stop.t,
+                latency,
+                frames,
+                reason,
+                (),
+                ot,
+                oc,
+                heard,
             )
         else:
-            got = live_vote_check([*chk.marks, *hands], rules=self.rules, seats=chk.seats, upto_t=chk.stop.t)
+            marks = [*chk.marks, onset] if onset is not None else list(chk.marks)
+            got = live_vote_check([*marks, *hands], rules=self.rules, seats=chk.seats, upto_t=chk.stop.t)
             if got is None:
                 res = LiveResult(
-                    call.id if call else None, cand, None, (), (), chk.stop.t, latency, frames, "no_window"
+                    call.id if call else None,
+                    cand,
+                    None,
+                    (),
+                    (),
+                    chk.stop.t,
+                    latency,
+                    frames,
+                    "no_window",
+                    (),
+                    ot,
+                    oc,
+                    heard,
                 )
             else:
-                shapes = {e.seat: e.gesture for e in hands if isinstance(e, HandDown) and e.t < chk.stop.t}
+                close = chk.stop.t if ot is None else ot
+                shapes = {e.seat: e.gesture for e in hands if isinstance(e, HandDown) and e.t < close}
                 odd = tuple(s for s in got.voters if shapes.get(s, "thumb_up") not in VOTING_GESTURES)
                 res = LiveResult(
                     call.id if call else None,
@@ -327,6 +438,9 @@ class LiveVision:
                     latency,
                     frames,
                     odd=odd,
+                    onset_t=ot,
+                    onset_conf=oc,
+                    heard=heard,
                 )
         if self.on_result is not None:
             self.on_result(res)

@@ -106,6 +106,8 @@ class LivePanel(QFrame):
         self.host = QLabel()
         self.vision = QLabel()
         self.vision.setWordWrap(True)
+        self.onset = QLabel()  # where the window closed: the spoken onset, or the keystroke
+        self.onset.setWordWrap(True)
         self.verdict = QLabel()
         f = self.verdict.font()
         f.setBold(True)
@@ -116,7 +118,8 @@ class LivePanel(QFrame):
         lay.addWidget(self.candidate, 0, 1)
         lay.addWidget(self.host, 1, 0)
         lay.addWidget(self.vision, 1, 1)
-        lay.addWidget(self.verdict, 2, 0, 1, 2)
+        lay.addWidget(self.onset, 2, 0, 1, 2)
+        lay.addWidget(self.verdict, 3, 0, 1, 2)
         model.live_changed.connect(lambda _v: self.refresh())
         lang.language_changed.connect(lambda _l: self.refresh())
         self.refresh()
@@ -130,7 +133,7 @@ class LivePanel(QFrame):
         lv: LiveView | None = self.model.live_view
         self.title.setText(ctr(self.lang, "live_title"))
         if lv is None:
-            for lab in (self.candidate, self.host, self.vision, self.verdict):
+            for lab in (self.candidate, self.host, self.vision, self.onset, self.verdict):
                 lab.setText("")
             self.setStyleSheet("")
             return
@@ -149,6 +152,12 @@ class LivePanel(QFrame):
             if v.odd:
                 text += " · " + ctr(self.lang, "live_odd", seats=", ".join(map(str, v.odd)))
             self.vision.setText(text)
+        if v is not None and v.onset_t is not None:
+            self.onset.setText(ctr(self.lang, "live_onset", ms=v.stop_t - v.onset_t))
+        elif v is not None and v.heard:
+            self.onset.setText(ctr(self.lang, "live_no_onset"))
+        else:
+            self.onset.setText("")
         if lv.differs:
             self.verdict.setText(ctr(self.lang, "live_differs"))
             self.setStyleSheet("LivePanel { background: #f6c4c0; border: 2px solid #c0211b; }")
