@@ -137,6 +137,7 @@ class LiveVision:
         onset_finder: OnsetFinder = default_onset_finder,
     ) -> None:
         self.bundle = bundle
+        self.wait_limit_s = WAIT_LIMIT_S  # then count what was seen and heard
         self.sound = sound
         self._onset_finder = onset_finder
         self.rules = rules
@@ -333,7 +334,7 @@ class LiveVision:
         win = self._win
         watching = win is not None and win.watch is not None and self.layout is not None
         waited = time.monotonic() - chk.asked
-        if waited < WAIT_LIMIT_S:
+        if waited < self.wait_limit_s:
             if watching and win is not None and win.last_t < chk.stop.t + SETTLE_MS:
                 return
             if self._sound_pending(chk.stop.t):

@@ -25,6 +25,7 @@ from gamelog.bundle import load_bundle
 from gamelog.events import VoteCall, VoteStop
 from recorder.session import RecorderConfig
 from recorder.sources import FileSource
+from recorder.timebase import read_timeline
 from review_ui.console.console_window import ConsoleWindow
 from review_ui.console.launch import open_console
 
@@ -67,13 +68,16 @@ def main(argv: list[str]) -> int:
         win = open_console(bundle, source, config=RecorderConfig(tap_width=1280), lang="ru")
         win.resize(1600, 960)
         _until(app, lambda: win.model.recording and win.view.image is not None)
+        # the clip's time 0 is the first segment's first pts: keys at the clip's times, shifted by it
+        seg = next(r for r in read_timeline(bundle / "timeline.jsonl") if r["kind"] == "segment")
+        shift = int(seg["start_ms"])
         names = ["Бриз", "Штиль", "Орбита", "Шмель", "Сова", "Арчи", "Марс", "Ферзь", "Мира", "Лотос"]
         for row, name in enumerate(names):
             win.players.table.item(row, 1).setText(name)
         _press(win, "N", "D", "1", "V", "7", "E", "2")
-        _until(app, lambda: win.bridge.media_ms() >= call.t)
+        _until(app, lambda: win.bridge.media_ms() >= call.t + shift)
         _press(win, "Return")
-        _until(app, lambda: win.bridge.media_ms() >= stop.t)
+        _until(app, lambda: win.bridge.media_ms() >= stop.t + shift)
         _press(win, "Space")
         _spin(app, 0.4)
         _press(win, "4", "Return")  # the host announces 4: the camera saw 3, the panel turns red

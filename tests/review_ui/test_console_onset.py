@@ -66,6 +66,7 @@ def test_the_window_closes_at_the_spoken_onset_not_at_the_key(
     call = win.model.marker.events[-1]
     assert call.type == "vote_call" and call.t < hands[0]["t"] + game_to_media - 500
     assert win.live is not None
+    win.live.wait_limit_s = 20.0  # a starved test machine may hear late; the latency is bench/'s business
     win.live.add_events(
         [
             HandDown(
@@ -80,8 +81,10 @@ def test_the_window_closes_at_the_spoken_onset_not_at_the_key(
         ]
     )
     spoken = SPOKEN_MS + game_to_media
-    qtbot.waitUntil(lambda: win.bridge.media_ms() >= spoken + KEY_LAG_MS, timeout=WAIT)
-    press(qtbot, win, "Space")
+    key_t = spoken + KEY_LAG_MS
+    qtbot.waitUntil(lambda: win.bridge.media_ms() >= key_t, timeout=WAIT)
+    # the press at the host's own lag (a busy test machine may deliver a synthetic key event late)
+    win.model.key("Space", key_t)
     stop = win.model.marker.events[-1]
     assert stop.type == "vote_stop"
     qtbot.waitUntil(
