@@ -1,110 +1,222 @@
 """Speed of ``mafiacam analyze`` on a full-length game, against the naive baseline in the same run.
 
+Runs, each from an empty analysis cache, each timed in wall-clock seconds and in CPU seconds of the
+analyser's processes (the machine is shared, so CPU time is the steadier figure):
+
 * ours, with host marks: dense around vote windows and shooting rounds, keyframes elsewhere, 2 workers;
+* ours, with host marks and the night watch off (``MAFIACAM_NIGHTWATCH=0``): the night watch's cost (#8);
 * ours, without marks (``--no-marks``): a sparse scan everywhere, proposals, dense re-analysis of those;
-* baseline: every frame decoded and the MediaPipe hand landmarker run on the whole frame (VIDEO mode), on
-  one core — timed on ``--baseline-s`` seconds of the video and scaled to its length (the full baseline would
-  take hours; its cost per frame is steady).
+* baseline: every frame decoded and the MediaPipe hand landmarker run on the whole frame (VIDEO mode, ten
+  hands). Run over the whole game it would take hours, so it is timed on ``--pieces`` stretches of
+  ``--piece-s`` seconds spread evenly over the same video, and its time per frame is scaled to the game's
+  frame count (its cost per frame is steady: it does the same work on every frame).
 
-The game is made by ``mafiacam sim --random --length full`` unless ``--bundle`` names one.
+The game is ``mafiacam sim --random --length full`` (seed 203 plays six days, 63.5 min) unless
+``--bundle`` names one; the bench prints its event density (vote windows and shooting per hour).
 
-    .venv/bin/python bench/bench_analyzer_speed.py [--bundle DIR | --seed 7] [--baseline-s 60]
+    nice -n 19 .venv/bin/python bench/bench_analyzer_speed.py --bundle /tmp/speed/full-203
+    nice -n 19 .venv/bin/python bench/bench_analyzer_speed.py --seed 203 --days 10 --work /tmp/speed
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
 import shutil
 import subprocess
 import sys
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 
-def analyse(bundle: Path, *extra: str) -> float:
+@dataclass(frozen=True)
+class Timing:
+    wall_s: float
+    cpu_s: float
+    summary: str  # the analyser's own last line
+
+
+def _children_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return r.ru_utime + r.ru_stime
+
+
+def _self_cpu() -> float:
+    r = resource.getrusage(resource.RUSAGE_SELF)
+    return r.ru_utime + r.ru_stime
+
+
+def analyse(bundle: Path, *extra: str, env: dict[str, str] | None = None) -> Timing:
+    """One ``mafiacam analyze`` from an empty cache (its worker processes are its children: their CPU
+    time is counted once the run has waited for them)."""
     shutil.rmtree(bundle / ".analysis", ignore_errors=True)
-    t0 = time.monotonic()
-    subprocess.run([str(ROOT / ".venv/bin/mafiacam"), "analyze", str(bundle), "--quiet", *extra], check=True)
-    return time.monotonic() - t0
+    c0, t0 = _children_cpu(), time.monotonic()
+    done = subprocess.run(
+        [str(ROOT / ".venv/bin/mafiacam"), "analyze", str(bundle), "--quiet", *extra],
+        check=True,
+        capture_output=True,
+        text=True,
+        env={**os.environ, **(env or {})},
+    )
+    wall, cpu = time.monotonic() - t0, _children_cpu() - c0
+    lines = done.stdout.strip().splitlines()
+    return Timing(wall, cpu, lines[-1] if lines else "")
 
 
-def baseline(bundle: Path, seconds: float) -> tuple[float, int]:
-    """Seconds per second of video for the naive pipeline, measured on the first ``seconds``."""
+def baseline(bundle: Path, duration_ms: int, pieces: int, piece_s: float) -> tuple[Timing, int, list[int]]:
+    """Whole frame, every frame, through the hand landmarker on ``pieces`` stretches spread over the video.
+    Returns the timing of the pieces, the frames processed and the pieces' start times (ms)."""
     from gamelog.bundle import load_bundle
     from vision.landmarker import HandTracker
     from vision.video import VideoTimeline
 
     b = load_bundle(bundle)
     tl = VideoTimeline([bundle / v for v in b.game.video])
+    piece_ms = int(piece_s * 1000)
+    gap = (duration_ms - piece_ms) / max(1, pieces - 1) if pieces > 1 else 0
+    starts = [int(i * gap) for i in range(pieces)]
     frames = 0
-    t0 = time.monotonic()
     with HandTracker(mode="video", num_hands=10) as tracker:
-        for fr in tl.iter_frames(0, int(seconds * 1000)):
-            tracker.detect(fr.image, int(fr.pts_ms))
-            frames += 1
-    return (time.monotonic() - t0) / seconds, frames
+        c0, t0 = _self_cpu(), time.monotonic()
+        for s in starts:
+            for fr in tl.iter_frames(s, s + piece_ms):
+                tracker.detect(fr.image, int(fr.pts_ms))
+                frames += 1
+        timing = Timing(time.monotonic() - t0, _self_cpu() - c0, "")
+    tl.close()
+    return timing, frames, starts
+
+
+def density(bundle: Path, minutes: float) -> str:
+    """Vote windows (call to Спасибо) and shooting rounds (first to last number) per hour of the game."""
+    from gamelog.bundle import load_bundle
+
+    ev = sorted(load_bundle(bundle).events, key=lambda e: e.t)
+    votes_ms, rounds, shots_ms, nights = 0, 0, 0, 0
+    call = None
+    shot_calls: list[int] = []
+    for e in ev:
+        if e.TYPE == "vote_call":
+            call = e.t
+        elif e.TYPE == "vote_stop" and call is not None:
+            votes_ms += e.t - call
+            rounds += 1
+            call = None
+        elif e.TYPE == "shot_call":
+            shot_calls.append(e.t)
+        elif e.TYPE in ("day", "night") and shot_calls:
+            shots_ms += shot_calls[-1] - shot_calls[0] + 1500
+            nights += 1
+            shot_calls = []
+    if shot_calls:
+        shots_ms += shot_calls[-1] - shot_calls[0] + 1500
+        nights += 1
+    per_h = 60.0 / minutes
+    return (
+        f"{rounds} vote rounds, {votes_ms / 1000:.0f} s of vote windows ({votes_ms / 1000 * per_h:.0f} s per"
+        f" hour); {nights} shooting rounds, {shots_ms / 1000:.0f} s"
+        f" ({shots_ms / 1000 * per_h:.0f} s per hour)"
+    )
+
+
+def render(seed: int, days: int, work: Path) -> Path:
+    bundle = work / f"full-{seed}"
+    if not (bundle / "truth.json").exists():
+        t0 = time.monotonic()
+        subprocess.run(
+            [
+                str(ROOT / ".venv/bin/mafiacam"),
+                "sim",
+                "--random",
+                "--seed",
+                str(seed),
+                "--days",
+                str(days),
+                "--length",
+                "full",
+                "--out",
+                str(bundle),
+                "--overwrite",
+                "--quiet",
+            ],
+            check=True,
+        )
+        print(f"rendered in {time.monotonic() - t0:.0f} s")
+    return bundle
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bundle")
-    ap.add_argument("--seed", type=int, default=7)
-    ap.add_argument("--days", type=int, default=4)
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--bundle", help="an existing full-length bundle (else one is rendered into --work)")
+    ap.add_argument("--seed", type=int, default=203)
+    ap.add_argument("--days", type=int, default=10)
     ap.add_argument("--work", default="/tmp/mafiacam-speed")
-    ap.add_argument("--baseline-s", type=float, default=60.0)
+    ap.add_argument("--pieces", type=int, default=4, help="baseline: stretches spread over the game")
+    ap.add_argument("--piece-s", type=float, default=30.0, help="baseline: seconds per stretch")
     ap.add_argument("--skip-no-marks", action="store_true")
+    ap.add_argument("--skip-night-off", action="store_true")
     args = ap.parse_args()
-    if args.bundle:
-        bundle = Path(args.bundle)
-    else:
-        bundle = Path(args.work) / f"full-{args.seed}"
-        if not (bundle / "truth.json").exists():
-            t0 = time.monotonic()
-            subprocess.run(
-                [
-                    str(ROOT / ".venv/bin/mafiacam"),
-                    "sim",
-                    "--random",
-                    "--seed",
-                    str(args.seed),
-                    "--days",
-                    str(args.days),
-                    "--length",
-                    "full",
-                    "--out",
-                    str(bundle),
-                    "--overwrite",
-                    "--quiet",
-                ],
-                check=True,
-            )
-            print(f"rendered in {time.monotonic() - t0:.0f} s")
-    truth = json.loads((bundle / "truth.json").read_text()) if (bundle / "truth.json").exists() else {}
+    bundle = Path(args.bundle) if args.bundle else render(args.seed, args.days, Path(args.work))
+
     from gamelog.bundle import load_bundle
     from vision.video import VideoTimeline
 
     b = load_bundle(bundle)
-    duration = VideoTimeline([bundle / v for v in b.game.video]).duration_ms / 1000.0
-    print(f"bundle {bundle}: {duration / 60:.1f} min of video ({truth.get('frame_size', '?')})")
-    marked = analyse(bundle)
-    print(f"ours, with marks:    {marked:7.1f} s  = {duration / marked:6.1f}x real time")
+    with VideoTimeline([bundle / v for v in b.game.video], index=False) as tl:
+        duration_ms, fps, size = tl.duration_ms, tl.fps, tl.frame_size
+    duration = duration_ms / 1000.0
+    n_frames = round(duration * fps)
+    truth_file = bundle / "truth.json"
+    truth = json.loads(truth_file.read_text(encoding="utf-8")) if truth_file.exists() else {}
+    print(f"bundle {bundle}: {duration / 60:.1f} min of video, {size[0]}x{size[1]} at {fps:.0f} fps")
+    print(f"event density: {density(bundle, duration / 60)}; truth seed {truth.get('seed', '?')}")
+    print(f"load average at the start: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
+
+    def show(label: str, t: Timing) -> None:
+        print(
+            f"{label:<34} {t.wall_s:7.1f} s wall = {duration / t.wall_s:5.1f}x real time;"
+            f" {t.cpu_s:7.1f} CPU s = {duration / t.cpu_s:5.1f}x real time per core"
+        )
+        if t.summary:
+            print(f"    {t.summary}")
+
+    runs: dict[str, Timing] = {}
     if not args.skip_no_marks:
-        unmarked = analyse(bundle, "--no-marks")
-        print(f"ours, without marks: {unmarked:7.1f} s  = {duration / unmarked:6.1f}x real time")
-        analyse(bundle)  # leave the marked analysis in the bundle
-    per_s, frames = baseline(bundle, args.baseline_s)
-    base_total = per_s * duration
+        runs["no marks"] = analyse(bundle, "--no-marks")
+        show("ours, without marks:", runs["no marks"])
+    if not args.skip_night_off:
+        runs["night off"] = analyse(bundle, env={"MAFIACAM_NIGHTWATCH": "0"})
+        show("ours, with marks, night watch off:", runs["night off"])
+    runs["marks"] = analyse(bundle)  # last, so that the bundle keeps the full marked analysis
+    show("ours, with marks:", runs["marks"])
+
+    base, frames, starts = baseline(bundle, duration_ms, args.pieces, args.piece_s)
+    wall_pf, cpu_pf = base.wall_s / frames, base.cpu_s / frames
+    full = Timing(wall_pf * n_frames, cpu_pf * n_frames, "")
+    at = ", ".join(f"{s / 60000:.1f}" for s in starts)
     print(
-        f"baseline (whole frame, every frame, 1 core): {per_s:.2f} s per video second over {frames} frames"
-        f" -> {base_total / 60:.0f} min for the game = {duration / base_total:.2f}x real time"
+        f"baseline, whole frame every frame: {frames} frames in {args.pieces} pieces of {args.piece_s:.0f} s"
+        f" (starting at {at} min): {wall_pf * 1000:.1f} ms wall, {cpu_pf * 1000:.1f} CPU ms per frame"
     )
-    print(f"ratio, ours with marks vs baseline: {base_total / marked:.1f}x faster")
-    if not args.skip_no_marks:
-        print(f"ratio, ours without marks vs baseline: {base_total / unmarked:.1f}x faster")
+    show(f"baseline, scaled to {n_frames} frames:", full)
+    for name, t in runs.items():
+        print(
+            f"ratio, ours ({name}) vs baseline: {full.wall_s / t.wall_s:6.1f}x faster in wall time,"
+            f" {full.cpu_s / t.cpu_s:6.1f}x less CPU"
+        )
+    if "night off" in runs:
+        on, off = runs["marks"], runs["night off"]
+        print(
+            f"night watch cost: +{(on.wall_s / off.wall_s - 1) * 100:.0f}% wall,"
+            f" +{(on.cpu_s / off.cpu_s - 1) * 100:.0f}% CPU over the marked analysis without it"
+        )
+    print(f"load average at the end: {' '.join(Path('/proc/loadavg').read_text().split()[:3])}")
     return 0
 
 

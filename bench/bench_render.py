@@ -8,6 +8,7 @@ its threads) is reported beside wall time.
     .venv/bin/python bench/bench_render.py                      # the sample game's script, 1080p25
     .venv/bin/python bench/bench_render.py --keep sample_videos/sample_game   # also keep the bundle
     .venv/bin/python bench/bench_render.py --script S.json --size 1280x720 --seconds 60
+    .venv/bin/python bench/bench_render.py --random 203 --days 10 --length full --seconds 300   # a long game
 """
 
 from __future__ import annotations
@@ -28,9 +29,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from tablesim.build import Knobs, build, make_scene  # noqa: E402
+from tablesim.randomgame import random_script_json  # noqa: E402
 from tablesim.render import Renderer  # noqa: E402
 from tablesim.scene import CameraKnobs  # noqa: E402
-from tablesim.script import load_script, parse_script  # noqa: E402
+from tablesim.script import parse_script  # noqa: E402
 
 
 def cpu_seconds() -> float:
@@ -72,14 +74,21 @@ def main() -> int:
     ap.add_argument(
         "--seconds", type=float, default=0.0, help="cut the script to its first N seconds (0 = all)"
     )
+    ap.add_argument("--random", type=int, metavar="SEED", help="a random game instead of --script")
+    ap.add_argument("--days", type=int, default=1, help="days of the --random game")
+    ap.add_argument("--length", choices=("short", "full"), default="short", help="pace of the --random game")
     ap.add_argument("--keep", help="keep the bundle in this folder (replaced if present)")
     ap.add_argument("--baseline-frames", type=int, default=250)
     args = ap.parse_args()
     w, h = (int(x) for x in args.size.split("x"))
     knobs = Knobs(camera=CameraKnobs(width=w, height=h))
-    script = load_script(args.script)
-    if args.seconds:
+    if args.random is not None:
+        obj = random_script_json(args.random, days=args.days, length=args.length)
+        args.script = f"random game, seed {args.random}, {args.days} days, {args.length}"
+    else:
         obj = json.loads(Path(args.script).read_text(encoding="utf-8"))
+    script = parse_script(obj, file=args.script)
+    if args.seconds:
         cut = int(args.seconds * 1000)
         obj["host"] = [x for x in obj["host"] if x["t"] < cut - 4000]
         obj["seats"] = [x for x in obj["seats"] if x.get("until", x["t"]) < cut - 4000]

@@ -6,7 +6,9 @@ are defaulted to the last candidate, some vote late (on or after "Спасибо
 count; ties lead to a re-vote and, if the same players tie again, the all-leave question. Nights kill (all
 black players shoot the same number) or miss (one shoots another number or not at all); a red player may
 peek. ``length="short"`` compresses speeches to a couple of seconds (for tests and accuracy benchmarks);
-``"full"`` gives every speech its minute (long idle stretches, cheap to encode).
+``"full"`` plays the game at a real game's pace: every speech its minute, 30 s speeches of the tied players
+before a re-vote, and a minute of last words for each player voted out or shot (long idle stretches with no
+host marks, cheap to encode; the draws are the same as for ``"short"``, so both lengths play the same game).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from tablesim.script import DEFAULT_NAMES, FORMAT, Script, parse_script
 SEATS = 10
 QUESTION_MS = 2900  # the spoken vote question lasts about this long
 WINDOW_MS = 1900  # from the end of the question to "Спасибо"
+LAST_WORDS_MS = 60000  # full length: a player voted out or shot speaks a last minute
+TIE_SPEECH_MS = 30000  # full length: each tied player speaks 30 s before the re-vote
 
 
 class _Game:
@@ -37,6 +41,7 @@ class _Game:
         self.first_speaker = 1
         self.misses = 0
         self.peeked = False
+        self.shot_last_night = False
 
     def r(self, a: float, b: float) -> int:
         return int(self.rng.uniform(a, b))
@@ -72,6 +77,8 @@ class _Game:
     def day(self, n: int) -> None:
         self.say("day", n=n)
         self.t += 1500
+        if self.shot_last_night and self.length == "full":
+            self.t += LAST_WORDS_MS  # the shot player's last words
         order = [((self.first_speaker - 1 + i) % SEATS) + 1 for i in range(SEATS)]
         order = [s for s in order if s in self.alive]
         want = min(len(self.alive) - 1, 2 + int(self.rng.random() < 0.5))
@@ -100,6 +107,8 @@ class _Game:
         eliminated = self.vote(candidates)
         for s in eliminated:
             self.alive.discard(s)
+            if self.length == "full":
+                self.t += LAST_WORDS_MS
         self.t += 3000
 
     def t_nominate(self, t_speech: int, by: int, target: int) -> None:
@@ -121,7 +130,8 @@ class _Game:
             if rnd == "revote" and tied == names:
                 return self.all_round(tied)
             names, rnd = tied, "revote"
-            self.t += 4000  # the tied players' 30 s speeches, compressed
+            # the tied players' 30 s speeches (compressed in short games)
+            self.t += TIE_SPEECH_MS * len(tied) if self.length == "full" else 4000
 
     def split(self, names: list[int]) -> list[list[int]]:
         """Who ends up counted for each candidate (before defaults are decided): a tie now and then."""
@@ -241,8 +251,10 @@ class _Game:
         if len(shots) == len(shooters) and len(set(shots)) == 1 and shooters:
             self.alive.discard(shots[0])
             self.misses = 0
+            self.shot_last_night = True
         else:
             self.misses += 1
+            self.shot_last_night = False
 
 
 def random_script_json(seed: int, *, days: int = 1, length: str = "short") -> dict[str, Any]:

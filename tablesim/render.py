@@ -325,6 +325,12 @@ class Renderer:
 
     # ---- a frame --------------------------------------------------------------------------------
 
+    def signature(self, items: list[tuple[Any, ...]], index: int) -> tuple[Any, ...]:
+        """What :meth:`frame` draws for these arguments: two calls with equal signatures give equal frames
+        (the composite's items and the sensor-noise field), so an encoder may reuse a converted frame."""
+        key = tuple(_item_key(it) for it in items)
+        return (key, index % len(self._noise) if self._noise else 0)
+
     def frame(self, items: list[tuple[Any, ...]], index: int) -> np.ndarray:
         """Compose one RGB frame. ``items``: ("head", seat, lift 0..1, masked) and ("hand", seat, left, pose,
         orient, wrist (3,)). ``index`` picks the sensor-noise field."""

@@ -183,40 +183,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:
     """Keyframes only (about one a second in our recordings): cheap to decode, enough for gating."""
-    import av
-    import numpy as np
-
-    from vision.video import Frame
-
-    for seg in timeline._segments:
-        offset = int(seg.offset_ms)
-        if offset >= end:
-            return
-        with av.open(str(seg.path)) as container:
-            stream = container.streams.video[0]
-            stream.codec_context.skip_frame = "NONKEY"
-            if start > offset:
-                container.seek(max(seg.last_pts_at_or_before(start), seg.first_pts), stream=stream)
-            try:
-                for frame in container.decode(stream):
-                    if frame.pts is None:
-                        continue
-                    t = int(seg.to_ms(int(frame.pts)))
-                    if t < start:
-                        continue
-                    if t >= end:
-                        return
-                    img = frame.to_ndarray(format="rgb24")
-                    yield Frame(
-                        image=np.ascontiguousarray(img),
-                        pts_ms=t,
-                        index_in_gop=0,
-                        segment=0,
-                        pts=int(frame.pts),
-                        key=True,
-                    )
-            except av.error.FFmpegError:
-                continue
+    return timeline.iter_frames(start, end, keyframes_only=True)
 
 
 def _to_event(o: Any, stretch: Stretch) -> Event:

@@ -37,6 +37,11 @@ def add_parser(sub: Any, name: str, help_text: str) -> argparse.ArgumentParser:
     g.add_argument("--jpeg", type=int, default=0, help="JPEG round trip quality per frame (0 = off)")
     g.add_argument("--crf", type=int, default=24, help="x264 CRF (quality; higher = smaller)")
     g.add_argument("--preset", default="ultrafast", help="x264 preset")
+    g.add_argument(
+        "--fast-render",
+        action="store_true",
+        help="long games: still one-second stretches are encoded once and copied (other pixels, same truth)",
+    )
     a = p.add_argument_group("sound")
     a.add_argument("--room-noise", type=float, default=-52.0, help="room noise level, dBFS (-99 = off)")
     a.add_argument("--murmur", type=float, default=-40.0, help="murmur of other voices, dBFS (-99 = off)")
@@ -66,6 +71,7 @@ def knobs_from_args(args: argparse.Namespace) -> Any:
         fidget=args.fidget,
         crf=args.crf,
         preset=args.preset,
+        fast_render=bool(getattr(args, "fast_render", False)),
     )
 
 

@@ -168,3 +168,34 @@ def test_fidgets_move_idle_hands_without_changing_the_truth() -> None:
             if m.pose == "relaxed" and m.orient == "rest":  # a fidget stays out of every table zone
                 px = scene.camera.project(m.p1)
                 assert not any(point_in_polygon(px, scene.table_zone(s.seat)) for s in scene.seats), seat
+
+
+LONGER: dict[str, Any] = {**SHORT, "end": 9000}  # hands back at rest by 5.3 s: three still seconds at the end
+
+
+def decoded(video: Path) -> list[tuple[int, bool, np.ndarray]]:
+    with av.open(str(video)) as box:
+        return [(int(f.pts), bool(f.key_frame), f.to_ndarray(format="rgb24")) for f in box.decode(video=0)]
+
+
+def test_fast_render_copies_still_seconds_and_keeps_the_truth(tmp_path: Path) -> None:
+    script = parse_script(LONGER)
+    plain = build(script, tmp_path / "plain", TINY)
+    fast_knobs = Knobs(camera=TINY.camera, look=TINY.look, fast_render=True)
+    fast = build(script, tmp_path / "fast", fast_knobs)
+    assert "fast_render" not in plain.truth["knobs"] and fast.truth["knobs"]["fast_render"] is True
+    same = {k: v for k, v in fast.truth.items() if k != "knobs"}
+    assert same == {k: v for k, v in plain.truth.items() if k != "knobs"}
+    a, b = decoded(plain.bundle / "video.mp4"), decoded(fast.bundle / "video.mp4")
+    assert len(a) == len(b) == 225
+    assert [f[0] for f in b] == [f[0] for f in a]  # every frame at its time
+    assert [i for i, f in enumerate(b) if f[1]] == list(range(0, 225, 25))
+    # the same pictures up to the sensor noise's order (σ 1 levels) and the encoder's rounding
+    diff = [float(np.abs(x[2].astype(np.int16) - y[2]).mean()) for x, y in zip(a, b, strict=True)]
+    assert max(diff) < 2.0
+    # the still seconds after the votes are one GOP encoded once and copied: identical decoded frames
+    gops = [
+        tuple(hashlib.sha256(f[2].tobytes()).hexdigest() for f in b[g : g + 25]) for g in range(0, 225, 25)
+    ]
+    assert gops[6] == gops[7] == gops[8] != gops[5]
+    assert len(set(gops[6])) > 1  # inside a GOP the noise still changes from frame to frame

@@ -75,3 +75,31 @@ def test_full_length_games_give_every_speech_its_minute() -> None:
     assert ends[0].t - speeches[0].t == 60_000
     with pytest.raises(ValueError, match="short or full"):
         random_script_json(3, length="medium")
+
+
+def test_full_length_plays_the_short_game_at_a_real_pace() -> None:
+    """Same decisions; tied players speak 30 s each before a re-vote; a shot player's last words come
+    between the day's announcement and its first speech."""
+    full = random_script_json(2, days=3, length="full")
+    short = random_script_json(2, days=3, length="short")
+
+    def plot(obj: dict[str, object]) -> list[tuple[object, ...]]:
+        host = obj["host"]
+        seats = obj["seats"]
+        assert isinstance(host, list) and isinstance(seats, list)
+        return [(h["do"], h.get("seat"), h.get("target"), h.get("candidate")) for h in host] + [
+            (a["do"], a["seat"], a.get("into")) for a in seats
+        ]
+
+    assert plot(full) == plot(short)
+    for game, tie_gap, words in ((full, 2300 + 2 * 30_000, 61_500), (short, 2300 + 4000, 1500)):
+        host = game["host"]
+        revotes = [i for i, h in enumerate(host) if h["do"] == "vote_call" and h.get("round") == "revote"]
+        assert revotes and host[revotes[0]]["t"] - host[revotes[0] - 1]["t"] == tie_gap
+        mornings = [
+            host[i + 1]["t"] - h["t"] for i, h in enumerate(host[:-1]) if h["do"] == "day" and h["n"] > 1
+        ]
+        assert words in mornings  # night 1 killed (seed 2): the shot player's last minute
+    speeches = sum(h["do"] == "speech" for h in full["host"])
+    # every speech's minute, one re-vote's two tie speeches and one night's last words at least
+    assert full["end"] - short["end"] >= speeches * (60_000 - 1800) + 2 * (30_000 - 2000) + 60_000

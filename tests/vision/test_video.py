@@ -258,3 +258,24 @@ def test_iter_frames_samples_a_range(media: Path) -> None:
         assert got == [(1040, 26), (1520, 38), (2040, 51), (2520, 63)]
         every = [number(f) for f in tl.iter_frames(2000, 2400)]
         assert every == list(range(50, 60))
+
+
+@pytest.mark.parametrize(("name", "bframes"), [("key.mkv", 0), ("key.frag.mp4", 0), ("keyb.plain.mp4", 2)])
+def test_iter_frames_keyframes_only_yields_the_keyframes_in_range(
+    media: Path, name: str, bframes: int
+) -> None:
+    path = write_video(media / name, n_frames=150, bframes=bframes)
+    with VideoTimeline(path) as tl:
+        got = [
+            (f.pts_ms, number(f), f.key, f.index_in_gop)
+            for f in tl.iter_frames(900, 5000, keyframes_only=True)
+        ]
+    assert got == [(1000 * k, 25 * k, True, 0) for k in range(1, 5)]
+
+
+def test_iter_frames_keyframes_only_runs_across_segments(media: Path) -> None:
+    a = write_video(media / "ka.mkv", n_frames=50)
+    b = write_video(media / "kb.mkv", n_frames=75, first_number=50)
+    with VideoTimeline([a, b]) as tl:
+        got = [(f.pts_ms, number(f), f.segment) for f in tl.iter_frames(500, keyframes_only=True)]
+    assert got == [(1000, 25, 0), (2000, 50, 1), (3000, 75, 1), (4000, 100, 1)]
