@@ -31,7 +31,7 @@ from gamelog.bundle import load_bundle  # noqa: E402
 from gamelog.jsonl import read_events  # noqa: E402
 from gamelog.referee import referee_bundle  # noqa: E402
 from tablesim.compare import compare  # noqa: E402
-from tablesim.evaluate import KindScore, score  # noqa: E402
+from tablesim.evaluate import KINDS, KindScore, score  # noqa: E402
 from vision.schedule import dense_spans  # noqa: E402
 
 KNOBS = {
@@ -63,7 +63,7 @@ def main() -> int:
     args = ap.parse_args()
     exe = str(ROOT / ".venv" / "bin" / "mafiacam")
     work = Path(args.work)
-    totals = {k: KindScore() for k in ("hand_down", "hand_up", "shot_raise")}
+    totals = {k: KindScore() for k in KINDS}
     rounds_ok = rounds_n = 0
     wall_analyse = video_s = 0.0
     failures: list[str] = []
@@ -100,6 +100,8 @@ def main() -> int:
         sc = score(truth, read_events(b / "vision.jsonl").events, windows=wins)
         for k, v in sc.items():
             totals[k].add(v)
+            failures += [f"seed {seed}: {k} missed: {m}" for m in v.misses]
+            failures += [f"seed {seed}: {k} false: {m}" for m in v.false]
         cmp = compare(truth["expected"], referee_bundle(bundle).to_json())
         rounds_ok += cmp.matched
         rounds_n += cmp.total
@@ -122,11 +124,13 @@ def main() -> int:
     print(f"vote timing within one frame: {within}/{len(hd.offsets_frames)} [{lo:.3f}, {hi:.3f}]")
     lo, hi = wilson(sr.tp, sr.tp + sr.fn)
     print(f"shots with the right seat: {sr.tp}/{sr.tp + sr.fn} [{lo:.3f}, {hi:.3f}] (false {sr.fp})")
+    rc = totals["reach"]
+    print(f"reaches into a neighbour's zone, seen as the reacher's: {rc.tp}/{rc.tp + rc.fn} (false {rc.fp})")
     lo, hi = wilson(rounds_ok, rounds_n)
     print(f"rounds matching the truth exactly: {rounds_ok}/{rounds_n} [{lo:.3f}, {hi:.3f}]")
     if wall_analyse:
         print(f"analysis: {video_s:.0f} s of video in {wall_analyse:.0f} s")
-    for f in failures[:40]:
+    for f in failures[:80]:
         print("  ", f)
     return 0
 

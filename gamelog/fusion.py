@@ -101,10 +101,18 @@ class VisionReading:
     late: Mapping[int, HandDown]
 
 
+def reach(ev: HandDown | HandUp) -> bool:
+    """A hand the analyser saw in another seat's table zone (``zone_seat``): a player's arm reaching into a
+    neighbour's zone. It is not a vote on the player's own zone, nor the zone's player's vote."""
+    zone = ev.extra.get("zone_seat")
+    return isinstance(zone, int) and zone != ev.seat
+
+
 def hand_tracks(events: Iterable[Event]) -> dict[int, list[HandDown | HandUp]]:
-    """Per seat, its hand_down / hand_up events in time order."""
+    """Per seat, its hand_down / hand_up events in time order (reaches into other zones left out)."""
     tracks: dict[int, list[HandDown | HandUp]] = {}
-    for ev in sorted((e for e in events if isinstance(e, HandDown | HandUp)), key=_hand_key):
+    hands = (e for e in events if isinstance(e, HandDown | HandUp) and not reach(e))
+    for ev in sorted(hands, key=_hand_key):
         tracks.setdefault(ev.seat, []).append(ev)
     return tracks
 

@@ -3,6 +3,10 @@
 Matching is per seat and kind: a detected event matches the nearest unmatched true event of the same seat
 and kind within ``tolerance_ms``. Reports true/false positives, misses, and each match's timing error in
 frames. Used by the accuracy benchmarks and their tests.
+
+A hand seen in another seat's table zone (a ``hand_down`` / ``hand_up`` with ``zone_seat`` other than its
+``seat``) is a neighbour reaching across, not a landing on the player's own zone: it is scored as kind
+``reach`` against the truth's ``reaches``, never as a vote.
 """
 
 from __future__ import annotations
@@ -12,8 +16,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelog.events import Event, HandDown, HandUp, ShotRaise
+from gamelog.fusion import reach
 
-KINDS = ("hand_down", "hand_up", "shot_raise")
+KINDS = ("hand_down", "hand_up", "shot_raise", "reach")
 
 
 @dataclass
@@ -50,7 +55,10 @@ class KindScore:
 def _detected(events: Iterable[Event]) -> dict[str, list[tuple[int, int, str]]]:
     out: dict[str, list[tuple[int, int, str]]] = {k: [] for k in KINDS}
     for e in events:
-        if isinstance(e, HandDown):
+        if isinstance(e, HandDown | HandUp) and reach(e):
+            if isinstance(e, HandDown):
+                out["reach"].append((e.seat, e.t, ""))
+        elif isinstance(e, HandDown):
             out["hand_down"].append((e.seat, e.t, e.gesture))
         elif isinstance(e, HandUp):
             out["hand_up"].append((e.seat, e.t, ""))
@@ -78,10 +86,11 @@ def score(
     scores: dict[str, KindScore] = {}
     for kind in KINDS:
         sc = KindScore()
+        true_events = truth.get("reaches", []) if kind == "reach" else truth.get("hands", [])
         want = [
             (int(h["seat"]), int(h["t"]))
-            for h in truth.get("hands", [])
-            if h["kind"] == kind and inside(h["t"])
+            for h in true_events
+            if h.get("kind", "reach") == kind and inside(h["t"])
         ]
         got = [(s, t) for s, t, _ in det[kind] if inside(t)]
         used = [False] * len(got)

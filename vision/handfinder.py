@@ -27,6 +27,9 @@ WRIST = 0
 # better than to the zone's own player.
 OWN_SEAT_BIAS_DEG = 50.0
 ARM_MAX_DEG = 25.0
+# An arm is a neighbour's by its sleeve when its colour lies this close (_colour_distance) to the neighbour's
+# clothes and at least SLEEVE_APART (and twice as far) from the zone's own player's.
+SLEEVE_MATCH, SLEEVE_APART = 0.3, 0.45
 
 
 @dataclass(frozen=True)
@@ -50,6 +53,31 @@ def _inside(points: npt.NDArray[np.float32], polygon: npt.NDArray[np.float64]) -
     return hits / len(points)
 
 
+def _colour_distance(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> float:
+    """How different two cloth colours are, little moved by shading: the difference of their
+    chromaticities (r, g, b over their sum), plus a smaller part for a difference in brightness (black and
+    white cloth have the same chromaticity)."""
+    sa, sb = float(a.sum()) + 10.0, float(b.sum()) + 10.0
+    chroma = float(np.linalg.norm((a + 10.0 / 3) / sa - (b + 10.0 / 3) / sb))
+    return 3.0 * chroma + 0.5 * abs(math.log(sa / sb))
+
+
+def _padded_box(
+    polygon: npt.NDArray[np.float64], frame_shape: tuple[int, ...], pad: float
+) -> tuple[int, int, int, int]:
+    """The polygon's bounding box grown by ``pad`` of its larger side, clipped to the frame."""
+    h, w = frame_shape[:2]
+    bx0, by0 = polygon.min(axis=0)
+    bx1, by1 = polygon.max(axis=0)
+    p = pad * max(bx1 - bx0, by1 - by0)
+    return (
+        int(max(0, bx0 - p)),
+        int(max(0, by0 - p)),
+        int(min(w, bx1 + p + 1)),
+        int(min(h, by1 + p + 1)),
+    )
+
+
 def _body_anchor(head_zone: tuple[tuple[float, float], ...]) -> npt.NDArray[np.float64]:
     """Where a player's arms come from, seen by the camera: the shoulders, about one head below the head
     zone's centre (the zone frames the head)."""
@@ -69,6 +97,7 @@ class HandFinder:
         self.hand_px = hand_px
         self.calls = 0
         self.last_arm_angles: dict[int, float] = {}
+        self.last_sleeve_dist: dict[int, float] = {}
         self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
         self._heads = {
             s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
@@ -115,11 +144,53 @@ class HandFinder:
         self, frame: npt.NDArray[np.uint8], seat: int, zone: str, *, thorough: bool = False
     ) -> list[HandSeen]:
         """Hands whose landmarks lie mostly in ``seat``'s ``zone``, best first. A second, tiled pass runs
-        when the single crop finds nothing, or always when ``thorough``."""
+        when the single crop finds no hand *in the zone* (it may find only neighbours' hands at the crop's
+        edge, the zone's own small hand too small to detect at that scale), or always when ``thorough``."""
         hands = self.detect(frame, seat, zone)
-        if len(hands) == 0 or thorough:
+        out = self._seen(hands, seat, zone)
+        if not out or thorough:
             tiled = self.detect(frame, seat, zone, tiles=True)
             hands = merge_hands(HandLandmarks.concat([hands, tiled]))
+            if thorough and len(hands):
+                hands = HandLandmarks.concat([hands, self._behind(frame, hands, seat, zone)])
+            out = self._seen(hands, seat, zone)
+        return out
+
+    def _behind(
+        self, frame: npt.NDArray[np.uint8], found: HandLandmarks, seat: int, zone: str
+    ) -> HandLandmarks:
+        """Hands the detector passed over because another hand lies close by (its palm boxes overlap and
+        only one survives): paint the hands already found over with the surrounding colour and look
+        again. Only new hands, away from those painted over, are returned."""
+        poly = self._polys[(seat, zone)]
+        x0, y0, x1, y1 = _padded_box(poly, frame.shape, 0.6)
+        region = frame[y0:y1, x0:x1]
+        mask = np.zeros(region.shape[:2], np.uint8)
+        for pts in found.points:
+            hull = cv2.convexHull(np.round(pts[:, :2] - [x0, y0]).astype(np.int32))
+            cv2.fillConvexPoly(mask, hull, 1)
+        size = self.hand_size(seat)
+        k = max(3, int(0.3 * size) | 1)
+        mask = cv2.dilate(mask, np.ones((k, k), np.uint8))
+        if not (mask == 0).any():
+            return HandLandmarks.empty()
+        painted = frame.copy()
+        fill = np.median(region[mask == 0].reshape(-1, 3), axis=0).astype(np.uint8)
+        painted[y0:y1, x0:x1][mask > 0] = fill
+        again = self.detect(painted, seat, zone, tiles=True)
+        centres = found.points[:, :, :2].mean(axis=1)
+        keep = []
+        for i in range(len(again)):
+            c = again.points[i][:, :2].mean(axis=0)
+            cx, cy = int(c[0] - x0), int(c[1] - y0)
+            if 0 <= cy < mask.shape[0] and 0 <= cx < mask.shape[1] and mask[cy, cx]:
+                continue  # what is left of a hand painted over
+            if float(np.min(np.hypot(*(centres - c).T))) < 0.5 * size:
+                continue  # a hand outside the painted region, found again
+            keep.append(i)
+        return again.select(np.asarray(keep, dtype=np.int64))
+
+    def _seen(self, hands: HandLandmarks, seat: int, zone: str) -> list[HandSeen]:
         poly = self._polys[(seat, zone)]
         out: list[HandSeen] = []
         up = (0.0, -1.0)
@@ -173,6 +244,42 @@ class HandFinder:
             if d < best_d:
                 best, best_d = seat, d
         return best
+
+    def clothing(self, frame: npt.NDArray[np.uint8], seat: int) -> npt.NDArray[np.float64]:
+        """The median colour of the player's torso (just below the head zone), RGB."""
+        pts = np.asarray(self.layout.seat(seat).head_zone, dtype=np.float64)
+        half = 0.25 * float(pts[:, 1].max() - pts[:, 1].min())
+        cx, cy = self._anchors[seat]
+        h, w = frame.shape[:2]
+        x0, y0 = int(np.clip(cx - half, 0, w - 1)), int(np.clip(cy - half, 0, h - 1))
+        x1, y1 = int(np.clip(cx + half + 1, x0 + 1, w)), int(np.clip(cy + half + 1, y0 + 1, h))
+        return np.median(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64), axis=0)
+
+    def _sleeve_owner(
+        self,
+        before: npt.NDArray[np.uint8],
+        after: npt.NDArray[np.uint8],
+        arm_px: npt.NDArray[np.float64],
+        zone_seat: int,
+        seats: tuple[int, ...],
+    ) -> int | None:
+        """Whose sleeve the arm is: players' sleeves are the colour of their clothes. The arm's colour
+        (the pixels along it, after the movement) must match one neighbour's torso clearly and the zone's
+        own player's clearly not; players dressed alike (or bare arms) leave it undecided (None)."""
+        if len(arm_px) < 8 or zone_seat not in seats:
+            return None
+        xs, ys = arm_px[:, 0].astype(np.int64), arm_px[:, 1].astype(np.int64)
+        arm = np.median(after[ys, xs].astype(np.float64), axis=0)
+        dist = {s: _colour_distance(arm, self.clothing(before, s)) for s in seats}
+        own = dist[zone_seat]
+        others = {s: d for s, d in dist.items() if s != zone_seat}
+        if not others:
+            return None
+        best = min(others, key=lambda s: others[s])
+        self.last_sleeve_dist = dist
+        if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= 2.0 * others[best]:
+            return best
+        return None
 
     def arm_owner(
         self,
@@ -234,6 +341,9 @@ class HandFinder:
             angles[seat] = math.degrees(math.acos(float(np.clip(np.dot(arm, to_body / d), -1.0, 1.0))))
         if not angles:
             return None
+        by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
+        if by_colour is not None:
+            return by_colour
         best = min(angles, key=lambda k: angles[k])
         self.last_arm_angles = angles
         if best == zone_seat:

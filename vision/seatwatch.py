@@ -42,6 +42,7 @@ UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
+UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
 @dataclass(frozen=True)
@@ -69,7 +70,8 @@ class _ZoneState:
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
-    unseen: list[tuple[Box, npt.NDArray[np.float32]]] = field(default_factory=list)  # unreadable landings
+    # unreadable landings: where, the cloth's colour there, whose arm brought it
+    unseen: list[tuple[Box, npt.NDArray[np.float32], int]] = field(default_factory=list)
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     last_up: int | None = None  # when a hand last left the zone
     static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
@@ -184,8 +186,11 @@ class ZoneWatcher:
         the zone (a fist seen from behind, a palm, an elbow). Report it as a landing of unknown shape with a
         low confidence: the referee counts it and lists it for the judge ("needs review"), rather than
         silently dropping a vote the camera saw."""
+        st = self.state
         if self._still is None:
             return []
+        if st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS:
+            return []  # the hand coming back to rest after its lift (a vote is a fist the landmarker reads)
         before, after = self._grey(self._still), self._grey(frame)
         changed = ((cv2.absdiff(before, after) > 2 * PIXEL_DELTA) & self.mask).astype(np.uint8)
         changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
@@ -214,21 +219,26 @@ class ZoneWatcher:
         for h in self.finder.find(frame, self.seat, self.zone):
             if h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]:
                 return []
-        self.state.unseen.append((box, cloth))
+        # Whose arm brought it: a neighbour reaching into the zone is the neighbour's (see _attribute).
+        centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+        none = np.zeros((21, 3), np.float32)
+        blob_hand = HandSeen(self.seat, "other", UNSEEN_CONF, UNSEEN_CONF, box, centre, box[1], 1.0, none)
+        owner = self._attribute(blob_hand, frame).owner
+        self.state.unseen.append((box, cloth, owner))
         t = self.state.recheck_t
-        return [Observation("hand_down", self.seat, self.seat, t, UNSEEN_CONF, "other", box)]
+        return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
         out: list[Observation] = []
         keep = []
-        for box, cloth in self.state.unseen:
+        for box, cloth, owner in self.state.unseen:
             x0, y0, x1, y1 = (round(v) for v in box)
             region = frame[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)].reshape(-1, 3).astype(np.float32)
             if float(np.linalg.norm(region.mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST:
-                out.append(Observation("hand_up", self.seat, self.seat, started, UNSEEN_CONF))
+                out.append(Observation("hand_up", owner, self.seat, started, UNSEEN_CONF))
             else:
-                keep.append((box, cloth))
+                keep.append((box, cloth, owner))
         self.state.unseen = keep
         return out
 
@@ -247,7 +257,11 @@ class ZoneWatcher:
         st.quiet = 0
         now = self._hands(frame)
         if self.zone == "raise_zone":
-            return self._settle_raise(now, still_from)
+            # A hand whose place looks as it did before the movement did not move: it lay there (missed
+            # at the stretch's start, the detector flickering on it), and a raise is a hand that moved.
+            lying = [h for h in now if self._unchanged(h.box, frame)]
+            st.static.extend(lying)
+            return self._settle_raise([h for h in now if not any(h is x for x in lying)], still_from)
         out: list[Observation] = self._unseen_gone(frame, started)
         before = st.resting
         matched_before: set[int] = set()
@@ -289,6 +303,20 @@ class ZoneWatcher:
         st.placed.extend(reported)
         st.resting = now
         return out
+
+    def _unchanged(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+        """The box shows the same picture as before the current movement (few pixels changed)."""
+        if self._still is None:
+            return False
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
+        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        if bx1 - bx0 < 2 or by1 - by0 < 2:
+            return False
+        before, after = self._grey(self._still), self._grey(frame)
+        d = cv2.absdiff(before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1])
+        return float(np.count_nonzero(d > PIXEL_DELTA)) < UNCHANGED_SHARE * d.size
 
     def _local_still(self, hand: HandSeen, zone_still: int) -> int:
         """When this hand stopped moving: the last frame that changed around the hand itself. Another

@@ -94,6 +94,24 @@ def test_hand_resting_from_the_previous_window_is_not_a_new_vote() -> None:
     assert ("000 4.8", 3) not in rules_of(state)
 
 
+def test_a_neighbour_reaching_into_a_zone_votes_for_nobody() -> None:
+    """A hand the analyser saw in seat 2's zone but brought there by seat 3's arm (``zone_seat`` 2) is no
+    vote of seat 3 (not its own zone) nor of seat 2 (not its hand); seat 3's later vote is not taken for a
+    second landing, and the reach leaving is not a lift."""
+    g = day_with_two_candidates()
+    start = g.t
+    g.add("hand_down", t=start + 200, src="vision", seat=3, gesture="point", conf=0.7, zone_seat=2)
+    g.add("hand_up", t=start + 1000, src="vision", seat=3, conf=0.7, zone_seat=2)
+    g.hands(4, {1: 300})
+    second = g.t
+    g.hands(9, {3: 400, 5: 300})
+    state = g.json()
+    assert start < second
+    assert votes(state)[0]["voters"] == [1]
+    assert 3 in votes(state)[1]["voters"] and 2 in votes(state)[1]["defaulted"]
+    assert ("000 4.8", 3) not in rules_of(state)
+
+
 def test_seat_that_left_neither_votes_nor_defaults() -> None:
     """CONTRACT: seats that have left neither vote nor default, even if a hand shows in their zone."""
     g = day_with_two_candidates()

@@ -269,3 +269,76 @@ def test_a_relaxed_hand_coming_back_right_after_a_lift_is_not_a_landing() -> Non
     xs = [0, 0, 40, 80, 110, 130] + [130] * 8 + [120, 110, 105] + [105] * 10
     obs = run(xs, ShapeFinder())
     assert [o.kind for o in obs] == ["hand_down", "hand_up"]
+
+
+def test_an_unreadable_hand_back_right_after_a_lift_is_not_a_landing() -> None:
+    """The voter's fist (read) leaves the zone and the relaxed hand comes back to rest where the landmarker
+    cannot read it: the end of the lift, not a new landing. Long after a lift it is one (for review)."""
+
+    class FistOnly(SquareFinder):
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            return [h for h in super().find(frame, seat, zone) if h.box[0] >= 120]
+
+    land = [0, 0, 40, 80, 110, 130] + [130] * 8
+    leave = [160, 220, 280] + [280] * 3
+    back = [220, 160, 105] + [105] * 16
+    obs = run(land + leave + back, FistOnly())
+    assert [o.kind for o in obs] == ["hand_down", "hand_up"]
+    later = run(land + leave + [280] * 70 + back, FistOnly())
+    assert [(o.kind, o.gesture) for o in later] == [
+        ("hand_down", "thumb_up"),
+        ("hand_up", "other"),
+        ("hand_down", "other"),
+    ]
+
+
+def test_an_unreadable_landing_brought_by_a_neighbours_arm_is_the_neighbours() -> None:
+    class NeighbourArm(BlindFinder):
+        def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int:
+            return 4
+
+    obs = run([0, 0, 20, 50, 80, 110, 130] + [130] * 16 + [160, 200, 250, 280] + [280] * 6, NeighbourArm())
+    assert [(o.kind, o.seat, o.zone_seat) for o in obs] == [("hand_down", 4, 3), ("hand_up", 4, 3)]
+
+
+def test_a_hand_lying_in_a_raise_zone_missed_at_the_start_is_no_shot() -> None:
+    """The detector misses a hand lying in the raise zone on the stretch's first frame; a head moving in
+    the zone later makes the zone active and the hand is found then: its place has not changed, so it is
+    no raise. A hand that does rise there is one."""
+    out = []
+    for rising in (False, True):
+        finder = FlakyFinder(misses=1)
+        w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+        obs = []
+        for i in range(30):
+            f = np.full((300, 300, 3), 40, np.uint8)
+            y = 120 if not rising else max(120, 170 - 12 * max(0, i - 5))
+            f[y : y + 30, 130:160] = 230  # the hand (lying, or rising from below the zone's middle)
+            if 5 <= i <= 12:  # a head (darker, unseen by the finder) moving in the zone
+                f[150:175, 100 + 8 * (i - 5) : 125 + 8 * (i - 5)] = 120
+            obs.extend(w.feed(f, i * 40))
+        out.append([o.kind for o in obs])
+    assert out == [[], ["shot_raise"]]
+
+
+def test_the_sleeve_colour_names_the_neighbour_whose_arm_reached_in() -> None:
+    """Where the arm's direction cannot tell two bodies apart, its colour can: it is the colour of the
+    neighbour's clothes, not of the zone's own player's. Dressed alike, the colour decides nothing."""
+    import cv2
+
+    finder = _two_seat_finder()
+    green, blue = (60, 140, 60), (50, 60, 200)
+
+    def scene(own: tuple[int, int, int], other: tuple[int, int, int], arm: tuple[int, int, int]) -> tuple:
+        before = np.full((360, 400, 3), 40, np.uint8)
+        cv2.rectangle(before, (35, 290), (85, 340), own, -1)  # seat 1's torso (below its head zone)
+        cv2.rectangle(before, (335, 290), (385, 340), other, -1)  # seat 2's torso
+        after = before.copy()
+        cv2.rectangle(after, (138, 178), (162, 202), (230, 200, 180), -1)
+        cv2.line(after, (150, 190), (210, 330), arm, 14)  # straight down: between the two bodies
+        return before, after
+
+    hand = _hand_at(150, 190)
+    assert finder.arm_owner(*scene(green, blue, blue), hand, zone_seat=1) == 2
+    assert finder.arm_owner(*scene(green, blue, green), hand, zone_seat=1) != 2
+    assert finder.arm_owner(*scene(blue, blue, blue), hand, zone_seat=1) != 2
