@@ -44,7 +44,7 @@ from gamelog.events import Event, ProposedWindow
 from vision.onsets import RATE, Audio, find_onset
 
 ANALYSER = "mafiacam-keywords"
-VERSION = "0.1"
+VERSION = "0.2"
 TEMPLATES_DIR = "voice_templates"
 TEMPLATES_JSON = "templates.json"
 TEMPLATES_FORMAT = "mafiacam-voice/1"
@@ -393,8 +393,10 @@ def spot_marks(audio: Audio, templates: list[Template]) -> list[Event]:
             chosen += run
     out: list[Event] = []
     for m in sorted(chosen, key=lambda m: m.start_ms):
-        # The word's onset to the sample where it stands clear (else the match's own start).
-        on = find_onset(audio, m.start_ms + 200.0)
+        # The word's onset: its template laid over the audio with the energy onset (to the sample where
+        # both agree), else the match's own start.
+        tps = [tp for tp in templates if tp.word == m.word and tp.kind == m.kind and tp.target == m.target]
+        on = find_onset(audio, m.start_ms + 200.0, templates=tps)
         t = on.t if on is not None and abs(on.t - m.start_ms) <= 80.0 else m.start_ms
         t_ms, until = round(t), max(round(t), round(m.end_ms))
         extra: dict[str, object] = {

@@ -24,6 +24,12 @@ audio around it and finds where the word started:
 6. The onset is refined to the sample: within the first word frame, the first sample whose magnitude
    exceeds 1.3 times what the 40 ms before it reached.
 
+With the host's recorded words (``templates``: ``vision.keywords``, ``vision.wordfit``), the word behind
+the keystroke is also laid over the audio, which places its start where the energy onset drowns (noise or
+other voices within ~15 dB of the host). The two are combined in :func:`find_onset`: both agree → the energy
+onset; else the template's when its match is good; else no onset. ``conf`` is calibrated on the benchmark's
+tuning seeds (the chance of being within 30 ms).
+
 Measured in ``bench/bench_onsets.py`` (``bench/RESULTS.md``, "Host voice onsets").
 """
 
