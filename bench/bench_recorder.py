@@ -252,7 +252,8 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
         if m["type"] == "vote_stop"
     }
     layout = read_layout(SAMPLE / "layout.json", seats=10).layouts[-1]
-    live = LiveVision(bundle, rules, layout, sound=session.pcm)
+    live = LiveVision(bundle, rules, layout, sound=session.pcm, warm_width=cfg.tap_width)
+    live.warm.wait(60)  # the console loads the landmarker while the camera opens
     replay = Replay(session, live, marks, onsets, alive)
     live.on_result = replay.on_result
     quit_fan = threading.Event()

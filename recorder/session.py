@@ -43,7 +43,9 @@ TIMELINE_FILE = "timeline.jsonl"
 @dataclass(frozen=True)
 class RecorderConfig:
     segment_s: float = 300.0
-    ring_frames: int = 12  # 0.4 s at 30 fps: absorbs jitter; more only delays frames on a busy machine
+    # 0.8 s at 30 fps: absorbs jitter (a moment without the CPU, the live check's landmarker starting);
+    # more only delays frames on a busy machine, and what waits here is lost if the recorder is killed
+    ring_frames: int = 24
     encoder: EncoderSettings = field(default_factory=EncoderSettings)
     tap_width: int = 640
     tap_every: int = 1

@@ -77,7 +77,14 @@ def open_console(
     bridge = RecorderBridge(session)
     layout = existing_layout(bundle, config.players)
     live = (
-        LiveVision(bundle, rules_for(config.rules), layout, finder_factory=finder_factory, sound=session.pcm)
+        LiveVision(
+            bundle,
+            rules_for(config.rules),
+            layout,
+            finder_factory=finder_factory,
+            sound=session.pcm,
+            warm_width=config.tap_width,
+        )
         if vision
         else None
     )

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
+import numpy as np
+
 from gamelog.events import Event, HandDown, HandUp, SpeechOnset, VoteCall, VoteStop
 from gamelog.fusion import VOTING_GESTURES, live_vote_check
 from gamelog.jsonl import EventWriter
@@ -135,6 +137,7 @@ class LiveVision:
         finder_factory: FinderFactory = default_finder,
         sound: SoundTap | None = None,
         onset_finder: OnsetFinder = default_onset_finder,
+        warm_width: int | None = None,
     ) -> None:
         self.bundle = bundle
         self.wait_limit_s = WAIT_LIMIT_S  # then count what was seen and heard
@@ -158,6 +161,8 @@ class LiveVision:
         self._finder_size: tuple[int, int] | None = None
         self._win: _Window | None = None
         self._check: _Check | None = None
+        self.warm = threading.Event()  # set once the landmarker is loaded and has run once
+        self._warm_width = warm_width
         self._thread = threading.Thread(target=self._run, name="console-vision", daemon=True)
         self._thread.start()
 
@@ -205,7 +210,29 @@ class LiveVision:
 
     # ---- the worker -----------------------------------------------------------------------------------
 
+    def _warm_up(self) -> None:
+        """Load the landmarker and run it once now, for tap frames ``warm_width`` wide, rather than at the
+        first vote window: its first call (model, delegate, imports) takes the CPU for a moment, which the
+        recorder absorbs best at the start."""
+        try:
+            if self.layout is not None and self._warm_width:
+                w0, h0 = self.layout.frame_size
+                w = self._warm_width // 2 * 2
+                size = (w, round(h0 * w / w0) // 2 * 2)
+                finder = self._get_finder(size)
+                from vision.seatwatch import TableWatch  # noqa: F401 - imported now, not in a window
+
+                seat = self.layout.seat_numbers[0]
+                finder.find(np.zeros((size[1], size[0], 3), np.uint8), seat, "table_zone")
+            if self.sound is not None:
+                from vision.onsets import find_onset  # noqa: F401
+        except Exception:  # the first window will try again and report
+            log.exception("live vision warm-up failed")
+        finally:
+            self.warm.set()
+
     def _run(self) -> None:
+        self._warm_up()
         try:
             while True:
                 try:

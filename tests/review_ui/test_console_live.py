@@ -136,6 +136,31 @@ def test_worker_counts_hands_that_land_in_the_window_and_writes_the_live_file(tm
     assert lines[0]["analyser"] == "console-live/1" and lines[0]["src"] == "vision"
 
 
+def test_the_landmarker_is_loaded_and_run_once_before_the_first_window(tmp_path: Path) -> None:
+    """Warm-up: the finder for the tap's size is made on the worker and run once at start, so the first vote
+    window does not take the CPU from the recorder; the window then reuses it."""
+    finders: list[SquareFinder] = []
+
+    def factory(lay: Layout) -> SquareFinder:
+        finders.append(SquareFinder(lay))
+        return finders[-1]
+
+    live = LiveVision(tmp_path, rules_for("federation"), layout(), finder_factory=factory, warm_width=640)
+    try:
+        assert live.warm.wait(10)
+        assert len(finders) == 1 and finders[0].layout.frame_size == (640, 360)
+        assert finders[0].threads == {"console-vision"} and finders[0].seats_seen == {1}
+        live.open_window(VoteCall(t=1000, src="host", id="h0001", round="main", candidate=7))
+        live.offer(tap_frame(1040, ()))
+        for _ in range(100):
+            if live.frames_fed:
+                break
+            threading.Event().wait(0.05)
+    finally:
+        live.stop()
+    assert live.frames_fed == 1 and len(finders) == 1  # the warm finder was reused
+
+
 def test_without_a_layout_the_check_says_so(tmp_path: Path) -> None:
     results: list[LiveResult] = []
     done = threading.Event()
