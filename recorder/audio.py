@@ -26,9 +26,16 @@ class FileAudio:
     offset_s: float = 0.0
 
     def ffmpeg_input(self, start_s: float) -> Any:
-        # Read at real speed like the video beside it (else a long file's audio runs far ahead), but
-        # catch up at once after a stall: audio that lags makes ffmpeg hold the video back for it.
-        kw: dict[str, Any] = {"re": None, "readrate_catchup": 50, "itsoffset": f"{start_s:.6f}", "vn": None}
+        # Read at real speed like the video beside it (else a long file's audio runs far ahead), with no
+        # initial burst (the sound arrives as a microphone's would: the live check must not hear the future),
+        # but catch up at once after a stall: audio that lags makes ffmpeg hold the video back for it.
+        kw: dict[str, Any] = {
+            "re": None,
+            "readrate_initial_burst": 0,
+            "readrate_catchup": 50,
+            "itsoffset": f"{start_s:.6f}",
+            "vn": None,
+        }
         if self.offset_s > 0:
             kw["ss"] = f"{self.offset_s:.3f}"
         # An input seek in a file with video may land before the offset and keep the audio before it
