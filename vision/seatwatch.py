@@ -259,7 +259,10 @@ class ZoneWatcher:
         if self.zone == "raise_zone":
             # A hand whose place looks as it did before the movement did not move: it lay there (missed
             # at the stretch's start, the detector flickering on it), and a raise is a hand that moved.
-            lying = [h for h in now if self._unchanged(h.box, frame)]
+            grey = self._grey(frame)
+            lying = [h for h in now if self._unchanged(h.box, grey)]
+            seen_at = dict(self._hist)
+            lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
             return self._settle_raise([h for h in now if not any(h is x for x in lying)], still_from)
         out: list[Observation] = self._unseen_gone(frame, started)
@@ -279,8 +282,10 @@ class ZoneWatcher:
                 if _placed(b, st.placed):
                     out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
         st.placed = [p for p in st.placed if any(p is h for h in before)]
-        if not arrivals and not departed:
-            # Something moved and settled, but no hand came or went: look again on the next frames.
+        gone = [b for i, b in enumerate(before) if i not in matched_before]
+        if not arrivals and (not departed or self._unexplained(frame, gone + now)):
+            # Something moved and settled, but no hand came (and what left does not explain all that
+            # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
@@ -304,8 +309,25 @@ class ZoneWatcher:
         st.resting = now
         return out
 
-    def _unchanged(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
-        """The box shows the same picture as before the current movement (few pixels changed)."""
+    def _unexplained(self, frame: npt.NDArray[np.uint8], hands: list[HandSeen]) -> bool:
+        """A hand-sized part of the zone changed since before the movement away from ``hands`` (those that
+        left or are there now)."""
+        if self._still is None:
+            return False
+        changed = cv2.absdiff(self._grey(self._still), self._grey(frame)) > 2 * PIXEL_DELTA
+        changed = (changed & self.mask).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        x0, y0, _, _ = self.rect
+        size = self.finder.hand_size(self.seat)
+        for h in hands:
+            p = 0.3 * size
+            bx0, by0 = int(max(0, h.box[0] - p - x0)), int(max(0, h.box[1] - p - y0))
+            changed[by0 : int(max(0, h.box[3] + p - y0 + 1)), bx0 : int(max(0, h.box[2] + p - x0 + 1))] = 0
+        return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
+
+    def _unchanged(self, box: Box, grey: npt.NDArray[np.uint8]) -> bool:
+        """The box of the zone's grey picture ``grey`` shows what it showed before the current movement
+        (few pixels changed)."""
         if self._still is None:
             return False
         x0, y0, _, _ = self.rect
@@ -314,8 +336,8 @@ class ZoneWatcher:
         bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return False
-        before, after = self._grey(self._still), self._grey(frame)
-        d = cv2.absdiff(before[by0:by1, bx0:bx1], after[by0:by1, bx0:bx1])
+        before = self._grey(self._still)
+        d = cv2.absdiff(before[by0:by1, bx0:bx1], grey[by0:by1, bx0:bx1])
         return float(np.count_nonzero(d > PIXEL_DELTA)) < UNCHANGED_SHARE * d.size
 
     def _local_still(self, hand: HandSeen, zone_still: int) -> int:

@@ -342,3 +342,29 @@ def test_the_sleeve_colour_names_the_neighbour_whose_arm_reached_in() -> None:
     assert finder.arm_owner(*scene(green, blue, blue), hand, zone_seat=1) == 2
     assert finder.arm_owner(*scene(green, blue, green), hand, zone_seat=1) != 2
     assert finder.arm_owner(*scene(blue, blue, blue), hand, zone_seat=1) != 2
+
+
+def test_a_fist_landing_while_another_hand_leaves_is_looked_for_again() -> None:
+    """A relaxed hand leaves the zone while a fist lands elsewhere in it, and the quick look at the settle
+    misses the fist (MediaPipe passes over it): what changed is more than the hand that left, so the watcher
+    looks again, thoroughly, and times the fist to the settle."""
+
+    class HiddenFist(BlobFinder):
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            found = super().find(frame, seat, zone)
+            shaped = [dataclasses.replace(h, gesture="palm" if h.box[0] < 130 else "thumb_up") for h in found]
+            return shaped if thorough else [h for h in shaped if h.gesture == "palm"]
+
+    frames_ = []
+    for i in range(30):
+        f = np.full((300, 300, 3), 40, np.uint8)
+        xr = 105 - 25 * max(0, i - 3)  # the relaxed hand leaves to the left from frame 4
+        if xr >= 0:
+            f[150:170, max(0, xr) : xr + 20] = 230
+        xf = max(150, 290 - 30 * max(0, i - 3))  # the fist comes in from the right, still from frame 8
+        f[110:130, xf : min(300, xf + 20)] = 230
+        frames_.append(f)
+    finder = HiddenFist()
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    obs = [o for i, f in enumerate(frames_) for o in w.feed(f, i * 40)]
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", 8 * 40, "thumb_up")]
