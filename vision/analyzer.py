@@ -30,12 +30,13 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.23"
+VERSION = "0.24"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
 SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dense second
-PROPOSE_MIN_SEATS = 3  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
+PROPOSE_MIN_SEATS = 2  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
+SCAN = "scan"  # the kind of a stretch of a recording without marks: table and raise zones watched
 PROPOSE_SPAN_MS = 4000
 
 
@@ -99,8 +100,13 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
     layout = layouts.at(stretch.start)
     if tuple(layout.frame_size) != tuple(size):
         layout = _scaled_layout(layout, size)
-    # Night stretches watch the raise zones (shots); day stretches the table zones (votes).
-    zones = ("raise_zone",) if stretch.kind in ("shooting", "night") else ("table_zone",)
+    # Night stretches watch the raise zones (shots); day stretches the table zones (votes); a recording
+    # without marks is scanned for both (it is not known when it is night).
+    zones: tuple[str, ...] = ("table_zone",)
+    if stretch.kind in ("shooting", "night"):
+        zones = ("raise_zone",)
+    elif stretch.kind == SCAN:
+        zones = ("table_zone", "raise_zone")
     obs = []
     with HandFinder(layout) as finder:
         watch = None
@@ -253,6 +259,8 @@ def analyze(
         )
     marks = [e for e in bundle.events if e.src in ("host", "judge")] if use_marks else []
     stretches = split_for_workers(plan(marks, duration))
+    if not marks:
+        stretches = [Stretch(st.start, st.end, SCAN, st.mode) for st in stretches]
     stretches = _cut_at_layouts(stretches, bundle.layout)
     cache = path / CACHE_DIR / VERSION
     cache.mkdir(parents=True, exist_ok=True)
@@ -276,6 +284,9 @@ def analyze(
                 ev for st in extra for ev in more[st.key]
             ]
             stretches = stretches + extra
+            # The windows again, from the frame-accurate hands: two windows a few seconds apart, merged
+            # from the keyframes, come apart, and each is bounded by its own hands.
+            proposed = propose_windows(events, duration)
     all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
     all_events = _unique_ids(all_events)
     write_events_replace(path / VISION_FILE, all_events)
