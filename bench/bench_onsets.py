@@ -191,6 +191,63 @@ def bundle_check(bundle: Path, tps: list[Template]) -> None:
         )
 
 
+GAME_LEVELS = (  # tablesim's room: (noise, murmur) RMS dBFS; the murmur stays off the host's lines there
+    ("tablesim default", -52.0, -40.0),
+    ("noisy", -42.0, -34.0),
+    ("very noisy", -36.0, -30.0),
+    ("noise at SNR 10 dB", -33.0, -99.0),
+)
+
+
+def games(seeds: list[int], days: int, tps: list[Template]) -> None:
+    """Whole tablesim random games (players' speeches, every host line, the game's own keystrokes), made
+    audio-only at several room levels: every vote_stop and shot_call mark timed with and without templates."""
+    from dataclasses import replace
+
+    from voicesim import to16k
+
+    from gamelog.events import ShotCall, VoteStop
+    from tablesim.audio import NUMBER_WORDS
+    from tablesim.build import Knobs, prepare, voice
+    from tablesim.randomgame import random_script
+
+    nums = {w.capitalize() + ".": k for k, w in enumerate(NUMBER_WORDS)}
+    print(f"\ntablesim random games {seeds} ({days} days, full-length speeches), the games' own keystrokes:")
+    for label, noise, murmur in GAME_LEVELS:
+        res: dict[str, list[float | None]] = {"energy": [], "templates": []}
+        for seed in seeds:
+            script = random_script(seed, days=days, length="full")
+            knobs = Knobs()
+            knobs = replace(knobs, audio=replace(knobs.audio, noise_db=noise, murmur_db=murmur))
+            _scene, perf, marks, _out = prepare(script, knobs)
+            sound, spoken = voice(script, perf, marks, knobs)
+            audio = Audio(to16k(sound.astype(np.float64)), 0.0)
+            for sp in spoken:
+                if sp["kind"] not in ("vote_stop", "shot_call") or sp["mark_t"] is None:
+                    continue
+                key = float(sp["mark_t"])
+                mark = (
+                    VoteStop(t=round(key), src="host")
+                    if sp["kind"] == "vote_stop"
+                    else ShotCall(t=round(key), src="host", target=nums.get(sp["text"]))
+                )
+                for which, use in (("energy", ()), ("templates", templates_for(mark, tps))):
+                    on = find_onset(audio, key, templates=use)
+                    res[which].append(None if on is None else on.t - float(sp["onset_ms"]))
+        for which, errs in res.items():
+            given = np.array([e for e in errs if e is not None])
+            ok = int(np.sum(np.abs(given) <= TARGET_MS))
+            n = len(errs)
+            lo, hi = wilson(ok, n)
+            med = float(np.median(np.abs(given))) if len(given) else float("nan")
+            print(
+                f"  {label:20s} ({noise:.0f}/{murmur:.0f} dBFS) {which:9s} {n:3d} marks: "
+                f"{ok / max(1, n):6.1%} [{lo:5.1%},{hi:6.1%}] within 30 ms, {n - len(given):3d} none, "
+                f"{len(given) - ok:3d} wrong; "
+                f"|error| median {med:.1f} ms"
+            )
+
+
 def row(name: str, marks: list[Mark], which: str) -> str:
     ok, none, wrong, errs = judge(marks, which)
     n = ok + none + wrong
@@ -210,9 +267,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--votes", type=int, default=30, help="vote episodes per scenario")
     ap.add_argument("--nights", type=int, default=3, help="nights (ten numbers each) per scenario")
-    ap.add_argument("--scenario", default="", help="only scenarios whose name contains this")
+    ap.add_argument("--scenario", default="", help="only scenarios whose name contains this (none: '-')")
     ap.add_argument("--tune", action="store_true", help=f"the tuning seeds (every seed + {TUNE_OFFSET})")
     ap.add_argument("--show-failures", type=int, default=4)
+    ap.add_argument("--game-seeds", default="", help="tablesim random games to time too (e.g. 41,42)")
+    ap.add_argument("--game-days", type=int, default=2)
     ap.add_argument("--dump", default="", help="write every keystroke's result to this JSON-lines file")
     ap.add_argument(
         "--bundle",
@@ -286,6 +345,8 @@ def main() -> int:
                 f"{ok / len(sel):6.1%} within 30 ms  {methods}"
             )
     bundle_check(Path(args.bundle), tps)
+    if args.game_seeds:
+        games([int(x) for x in args.game_seeds.split(",")], args.game_days, tps)
     print("baseline (window closed at the keystroke): 0 % within 30 ms, median error 225 ms by construction")
     n = max(1, len(everything))
     print(f"find_onset, energy + templates: {1000 * t_tmpl / n:.0f} ms per keystroke (both calls)")

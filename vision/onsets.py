@@ -78,7 +78,8 @@ PAUSE_MS = 90.0  # a pause this long inside the anchor's reach means two utteran
 PRE_MS = 150  # the stretch before the onset that must be quieter than the word
 MIN_SILENCE_MS = 30  # a word's onset must follow at least this much quiet
 AGREE_MS = 20.0  # the energy onset and the template's agree within this: the energy onset, to the sample
-MAX_FIT_SCORE = 0.55  # a template match scoring worse than this places no onset (no event)
+MAX_FIT_SCORE = 0.55  # a template match scoring worse than this places no onset (no event) ...
+MAX_ALONE_SCORE = 0.50  # ... and worse than this, none unless the energy onset agrees
 FIT_CONF = (0.60, 0.03)  # template-only confidence: logistic((centre - score) / scale), calibrated
 AGREE_CONF = 0.99  # both agree: right in every tuning case (230/230)
 ANALYSER = "mafiacam-onsets"
@@ -232,8 +233,9 @@ def find_onset(audio: Audio, key_ms: float, *, templates: Sequence[Template] = (
     With ``templates`` (the host's recorded words that this keystroke may stand for: "Спасибо" for a
     ``vote_stop``, the called number for a ``shot_call``; see :func:`templates_for`), the best-matching
     template is laid over the audio before the keystroke (``vision.wordfit``) and combined with the energy
-    onset: where both agree within :data:`AGREE_MS`, the energy onset (to the sample); else the template's,
-    when its match scores under :data:`MAX_FIT_SCORE`; else None — the energy onset alone is not trusted
+    onset: where both agree within :data:`AGREE_MS` (and the match scores under :data:`MAX_FIT_SCORE`), the
+    energy onset (to the sample); else the template's, when its match scores under
+    :data:`MAX_ALONE_SCORE`; else None — the energy onset alone is not trusted
     where the host's own word does not match (in those rooms it is wrong more often than right)."""
     energy = _energy_onset(audio, key_ms)
     if not templates:
@@ -249,6 +251,8 @@ def find_onset(audio: Audio, key_ms: float, *, templates: Sequence[Template] = (
     score = round(fit.score, 3)
     if energy is not None and abs(energy.t - fit.t) <= AGREE_MS:
         return Onset(energy.t, AGREE_CONF, energy.snr_db, energy.silence_ms, "both", fit.word, score)
+    if fit.score > MAX_ALONE_SCORE:
+        return None
     conf = float(1.0 / (1.0 + np.exp(-(FIT_CONF[0] - fit.score) / FIT_CONF[1])))
     silence_ms = energy.silence_ms if energy is not None else 0.0
     return Onset(fit.t, round(conf, 3), round(fit.snr_db, 1), silence_ms, "template", fit.word, score)

@@ -95,6 +95,32 @@ def band_powers(x: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
     return out
 
 
+@dataclass(frozen=True)
+class _TemplateFeatures:
+    """A template's features, computed once: log mel (frames, N_MELS), band powers in dB (frames,
+    N_BANDS), onset sample."""
+
+    log_mel: npt.NDArray[np.float64]
+    bands_db: npt.NDArray[np.float64]
+    onset: int
+
+
+_FEATURES: dict[tuple[str, str, int | None, int, int], _TemplateFeatures] = {}
+
+
+def _features(tp: Template) -> _TemplateFeatures:
+    key = (tp.word, tp.kind, tp.target, len(tp.samples), hash(tp.samples.tobytes()))
+    got = _FEATURES.get(key)
+    if got is None:
+        if len(_FEATURES) >= 256:
+            _FEATURES.clear()
+        got = _TemplateFeatures(
+            log_mel(tp.samples), 10.0 * np.log10(band_powers(tp.samples)), template_onset(tp.samples)
+        )
+        _FEATURES[key] = got
+    return got
+
+
 def _first_loud(t_lm: npt.NDArray[np.float64]) -> int:
     """The first template frame within :data:`ANCHOR_DB` of the template's loudest (log mel, natural log)."""
     e = t_lm.max(axis=1)
@@ -111,7 +137,8 @@ def coarse_fit(
     a = max(0, audio.index(key_ms - BEFORE_MS))
     b = min(len(audio.samples), audio.index(key_ms + 2.0 * len_ms))
     lm = log_mel(audio.samples[a:b])
-    t_lm = log_mel(x)
+    feats = _features(tp)
+    t_lm = feats.log_mel
     if len(lm) < len(t_lm) or len(t_lm) < 4:
         return None
     t0 = audio.time(a)
@@ -133,7 +160,7 @@ def coarse_fit(
     cost = np.sqrt(np.maximum(d2, 0.0))
     score, start = subsequence_dtw(cost)
     score = score / float(np.median(cost))
-    lead_ms = template_onset(x) * 1000.0 / RATE - k0 * MFCC_HOP * 1000.0 / RATE  # onset from frame k0
+    lead_ms = feats.onset * 1000.0 / RATE - k0 * MFCC_HOP * 1000.0 / RATE  # onset from frame k0
     rate = (np.arange(len(lm)) - start + 1) / len(tpl)
     onset = t0 + start * MFCC_HOP * 1000.0 / RATE + lead_ms * rate
     ok = (onset >= key_ms - search_ms[0]) & (onset <= key_ms - search_ms[1])
@@ -149,8 +176,9 @@ def fine_fit(
 ) -> tuple[float, float, float]:
     """(onset ms, RMS residual dB, word over room dB): the shift near ``coarse_ms`` at which the template's
     band powers over the room's level best explain the recording's."""
-    lt = 10.0 * np.log10(band_powers(tp.samples))
-    tt = (np.arange(len(lt)) * HOP + FRAME / 2 - template_onset(tp.samples)) * 1000.0 / RATE
+    feats = _features(tp)
+    lt = feats.bands_db
+    tt = (np.arange(len(lt)) * HOP + FRAME / 2 - feats.onset) * 1000.0 / RATE
     a = max(0, audio.index(key_ms - BG_FROM_MS - 50.0))
     b = min(len(audio.samples), audio.index(coarse_ms + FINE_SPAN_MS + FIT_TO_MS * rate + 40.0))
     pr = band_powers(audio.samples[a:b])
@@ -166,8 +194,12 @@ def fine_fit(
         sel = (rel >= FIT_FROM_MS) & (rel <= FIT_TO_MS)
         if sel.sum() < 10:
             continue
-        lts = np.stack([np.interp(rel[sel], tt, lt[:, k], left=-120.0, right=-120.0) for k in range(N_BANDS)])
-        lts = lts.T
+        # the template at those times: linear interpolation between its frames (silence outside)
+        pos = np.interp(rel[sel], tt, np.arange(len(tt), dtype=np.float64), left=-1.0, right=-1.0)
+        i0 = np.clip(np.floor(pos).astype(np.int64), 0, len(tt) - 1)
+        i1 = np.minimum(i0 + 1, len(tt) - 1)
+        w = (pos - i0)[:, None]
+        lts = np.where((pos >= 0)[:, None], lt[i0] * (1.0 - w) + lt[i1] * w, -120.0)
         tot_t = 10.0 * np.log10((10.0 ** (lts / 10.0)).sum(axis=1))
         tot_r = 10.0 * np.log10(pr[sel].sum(axis=1))
         loud = tot_t > tot_t.max() - LOUD_DB
