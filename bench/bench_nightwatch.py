@@ -103,16 +103,26 @@ def episode_acts(rng: random.Random, index: int) -> tuple[list[Act], list[tuple[
     fidgets = []
     for t in (19500, 35000, 50000):
         seat = rng.choice([s for s in range(1, 11) if s not in busy and s not in shooters])
-        fidgets.append((t, seat, rng.choice(["nod", "shift"])))
+        fidgets.append(_fidget(rng, t, seat))
     return acts, shots, fidgets
 
 
-def quiet_fidgets(rng: random.Random, night_ms: int) -> list[tuple[int, int, str]]:
+def _fidget(rng: random.Random, t: int, seat: int) -> tuple[int, int, str, float]:
+    """A nod of 3–5 % of a full peek, or a hand shift of 2–4 cm."""
+    if rng.random() < 0.5:
+        return (t, seat, "nod", round(rng.uniform(0.03, 0.05), 3))
+    return (t, seat, "shift", round(rng.uniform(0.02, 0.04), 3))
+
+
+def quiet_fidgets(
+    rng: random.Random, night_ms: int, every: tuple[int, int]
+) -> list[tuple[int, int, str, float]]:
+    """Fidgets from after the shooting round to before the checks, one every ``every`` ms (uniform)."""
     out = []
     t = 22000
     while t < night_ms - 14000:
-        out.append((t, rng.randrange(1, 11), rng.choice(["nod", "shift"])))
-        t += rng.randrange(15000, 25000)
+        out.append(_fidget(rng, t, rng.randrange(1, 11)))
+        t += rng.randrange(*every)
     return out
 
 
@@ -187,28 +197,107 @@ def cost(bundle: Path, repeats: int) -> dict[str, float]:
     }
 
 
+def _legit(e: Any, legit: list[dict[str, Any]]) -> bool:
+    """A reported legitimate moment (the Don's or the Sheriff's wake-up): the referee excuses it."""
+    return _kind(e) == "head_up" and any(
+        e.seat == g["seat"] and e.t <= g["until"] + SLACK_MS and e.until >= g["t"] - SLACK_MS for g in legit
+    )
+
+
+def quiet_rate(name: str, false: list[Any], seat_h: float) -> str:
+    lo, hi = poisson_ci(len(false))
+    sh = max(seat_h, 1e-9)
+    return (
+        f"{name}: {len(false)} false alarms in {seat_h:.2f} seat-hours = {len(false) / sh:.3f} per seat-hour"
+        f" (exact Poisson 95 % {lo / sh:.3f}–{hi / sh:.3f}; one-sided 95 % upper bound"
+        f" {poisson_upper(len(false)) / sh:.3f})"
+    )
+
+
+def poisson_upper(k: int) -> float:
+    """One-sided 95 % upper bound of a Poisson mean from ``k`` counts (k = 0: 3.00)."""
+    lo, hi = 0.0, 10.0 * (k + 5)
+    for _ in range(100):
+        mid = (lo + hi) / 2
+        if _poisson_cdf(k, mid) > 0.05:
+            lo = mid
+        else:
+            hi = mid
+    return (lo + hi) / 2
+
+
+def _quiet_nights(
+    args: argparse.Namespace, work: Path, rng: random.Random, kind: str, count: int, minutes: float
+) -> tuple[list[Any], float, int, int, int, float, float]:
+    """Build (if needed) and watch ``count`` quiet nights of ``kind`` (``still`` or ``fidget``); (false
+    alarms, seat-hours, at a fidget, fidgets, legit moments reported, pass s, night s)."""
+    w, h = (int(v) for v in args.size.split("x"))
+    every = tuple(int(v) for v in args.fidget_every.split("-"))
+    false: list[Any] = []
+    seat_h = pass_s = night_s = 0.0
+    at_fidget = n_fidgets = legit_seen = 0
+    for q in range(count):
+        night_ms = int(minutes * 60000)
+        name = f"quiet{q:02d}-{night_ms}" if kind == "fidget" else f"still{q:02d}-{night_ms}"
+        out = work / name
+        fid = quiet_fidgets(rng, night_ms, every) if kind == "fidget" else []  # drawn even when cached
+        if not (out / "truth.json").exists():
+            shutil.rmtree(out, ignore_errors=True)
+            t0 = time.monotonic()
+            build_night(
+                out, [], night_ms=night_ms, shots=[(4, 6), (7, 6), (9, 6)], fidgets=fid, size=(w, h),
+                fps=args.fps, seed=args.seed * 1000 + (100 if kind == "fidget" else 500) + q,
+                wakeups=args.seed != 1, idle_fidget=args.idle_fidget if kind == "fidget" else 0.0,
+            )  # fmt: skip
+            print(f"built {out.name} in {time.monotonic() - t0:.0f} s", flush=True)
+        if args.build_only or args.part == "episodes":
+            continue
+        truth = json.loads((out / "truth.json").read_text())
+        events, spent, ns, _ = analyse_night(out)
+        pass_s += spent
+        night_s += ns
+        seat_h += 10 * ns / 3600.0
+        legit = truth.get("legit", [])
+        legit_seen += sum(_legit(e, legit) for e in events)
+        bad = [e for e in events if not _legit(e, legit)]
+        false += [(q, e) for e in bad]
+        fids = truth["fidgets"]
+        at_fidget += sum(
+            any(f["seat"] == e.seat and e.t <= f["t"] + 3500 and e.until >= f["t"] for f in fids) for e in bad
+        )
+        n_fidgets += len(fids)
+    return false, seat_h, at_fidget, n_fidgets, legit_seen, pass_s, night_s
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--work", default="/tmp/mafiacam-nightwatch")
+    ap.add_argument("--seed", type=int, default=1, help="1: the nights the watch was tuned on; 2+: held out")
     ap.add_argument("--episodes", type=int, default=10)
-    ap.add_argument("--quiet", type=int, default=3)
+    ap.add_argument("--quiet", type=int, default=3, help="quiet nights with fidgets")
     ap.add_argument("--quiet-min", type=float, default=8.0)
+    ap.add_argument("--fidget-every", default="15000-25000", help="ms between scripted fidgets (uniform)")
+    ap.add_argument("--idle-fidget", type=float, default=0.0, help="tablesim idle shifts per hand-minute")
+    ap.add_argument("--still", type=int, default=0, help="quiet nights without fidgets")
+    ap.add_argument("--still-min", type=float, default=15.0)
     ap.add_argument("--size", default="960x540")
     ap.add_argument("--fps", type=int, default=10)
-    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--build-only", action="store_true", help="render the nights, watch nothing")
+    ap.add_argument("--part", choices=("all", "episodes", "quiet"), default="all", help="what to watch")
     ap.add_argument("--cost-days", type=int, default=2, help="days of the random game for the cost (0: skip)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list misses and false alarms")
     args = ap.parse_args()
     w, h = (int(v) for v in args.size.split("x"))
     work = Path(args.work) / f"{w}x{h}-{args.fps}"
+    if args.seed != 1:
+        work = work / f"seed{args.seed}"
     work.mkdir(parents=True, exist_ok=True)
     rng = random.Random(args.seed)
 
     results: list[tuple[dict[str, Any], bool, bool]] = []
     extra: list[Any] = []
-    pass_s = night_s = 0.0
-    t_build = 0.0
+    pass_s = night_s = ep_night_s = 0.0
     for i in range(args.episodes):
         acts, shots, fidgets = episode_acts(rng, i)
         out = work / f"ep{i:02d}"
@@ -216,44 +305,31 @@ def main() -> int:
             shutil.rmtree(out, ignore_errors=True)
             t0 = time.monotonic()
             build_night(
-                out, acts, night_ms=60000, shots=shots, fidgets=fidgets, size=(w, h), fps=args.fps, seed=i
-            )
-            t_build += time.monotonic() - t0
+                out, acts, night_ms=60000, shots=shots, fidgets=fidgets, size=(w, h), fps=args.fps,
+                seed=i if args.seed == 1 else args.seed * 1000 + i, wakeups=args.seed != 1,
+            )  # fmt: skip
+            print(f"built {out.name} in {time.monotonic() - t0:.0f} s", flush=True)
+        if args.build_only or args.part == "quiet":
+            continue
         truth = json.loads((out / "truth.json").read_text())
         events, spent, ns, _ = analyse_night(out)
         pass_s += spent
         night_s += ns
+        ep_night_s += ns
+        events = [e for e in events if not _legit(e, truth.get("legit", []))]
         r, f = score(truth["night_acts"], events)
         results += r
         extra += [(i, e) for e in f]
-    quiet_false: list[Any] = []
-    quiet_seat_h = 0.0
-    at_fidget = n_fidgets = 0
-    for q in range(args.quiet):
-        night_ms = int(args.quiet_min * 60000)
-        out = work / f"quiet{q:02d}-{night_ms}"
-        if not (out / "truth.json").exists():
-            shutil.rmtree(out, ignore_errors=True)
-            t0 = time.monotonic()
-            build_night(
-                out, [], night_ms=night_ms, shots=[(4, 6), (7, 6), (9, 6)],
-                fidgets=quiet_fidgets(rng, night_ms), size=(w, h), fps=args.fps, seed=100 + q,
-            )  # fmt: skip
-            t_build += time.monotonic() - t0
-        events, spent, ns, _ = analyse_night(out)
-        pass_s += spent
-        night_s += ns
-        quiet_seat_h += 10 * ns / 3600.0
-        quiet_false += [(q, e) for e in events]
-        fid = json.loads((out / "truth.json").read_text())["fidgets"]
-        at_fidget += sum(
-            any(f["seat"] == e.seat and e.t <= f["t"] + 3500 and e.until >= f["t"] for f in fid)
-            for e in events
-        )
-        n_fidgets += len(fid)
+    fq = _quiet_nights(args, work, rng, "fidget", args.quiet, args.quiet_min)
+    sq = _quiet_nights(args, work, rng, "still", args.still, args.still_min)
+    if args.build_only:
+        return 0
+    pass_s += fq[5] + sq[5]
+    night_s += fq[6] + sq[6]
 
-    print(f"frames {w}x{h} at {args.fps} fps; built in {t_build:.0f} s; night watch {pass_s:.1f} s for "
-          f"{night_s:.0f} s of night = {pass_s / max(night_s, 1e-9):.3f} s per night second")  # fmt: skip
+    which = "tuning set" if args.seed == 1 else "held out"
+    print(f"seed {args.seed} ({which}); frames {w}x{h} at {args.fps} fps; night watch {pass_s:.1f} s for"
+          f" {night_s:.0f} s of night = {pass_s / max(night_s, 1e-9):.3f} s per night second")  # fmt: skip
     print("\n| scripted act | found (its kind) | Wilson 95 % | found as any night event |")
     print("|---|---|---|---|")
     groups: dict[str, list[tuple[dict[str, Any], bool, bool]]] = {}
@@ -261,28 +337,34 @@ def main() -> int:
         key = f"head up, lift {a['size']:.2f}" if a["kind"] == "head_up" else a["kind"]
         groups.setdefault(key, []).append((a, ok, anyk))
     head_all = [r for r in results if r[0]["kind"] == "head_up"]
-    for key in [*sorted(groups), "all head lifts", "all acts"]:
-        rows = groups.get(key) or (head_all if key == "all head lifts" else results)
+    big = [r for r in head_all if r[0]["size"] >= 0.15]
+    for key in [*sorted(groups), "head lifts ≥ 0.15", "all head lifts", "all acts"]:
+        rows = groups.get(key) or {"head lifts ≥ 0.15": big, "all head lifts": head_all}.get(key, results)
         k = sum(ok for _, ok, _ in rows)
         k_any = sum(anyk for _, _, anyk in rows)
         lo, hi = wilson(k, len(rows))
         print(f"| {key} | {k}/{len(rows)} | {lo:.2f}–{hi:.2f} | {k_any}/{len(rows)} |")
-    lo, hi = poisson_ci(len(quiet_false))
-    sh = max(quiet_seat_h, 1e-9)
+    false_f, sh_f, at_f, n_f, legit_f = fq[:5]
+    false_s, sh_s, _at, _n, legit_s = sq[:5]
+    print()
+    print(quiet_rate("quiet nights, still", false_s, sh_s) + f"; {legit_s} legitimate wake-ups reported")
     print(
-        f"\nquiet nights: {len(quiet_false)} false alarms in {quiet_seat_h:.2f} seat-hours = "
-        f"{len(quiet_false) / sh:.2f} per seat-hour (95 % {lo / sh:.2f}–{hi / sh:.2f}); {at_fidget} of them"
-        f" at one of the {n_fidgets} fidgets (4 % nods, 3 cm hand shifts),"
-        f" {len(quiet_false) - at_fidget} at nothing"
+        quiet_rate("quiet nights with fidgets", false_f, sh_f)
+        + f"; {at_f} at one of the {n_f} scripted fidgets (nods 3–5 %, shifts 2–4 cm), {len(false_f) - at_f}"
+        f" elsewhere (idle shifts {args.idle_fidget}/hand-min); {legit_f} legitimate wake-ups reported"
     )
-    ep_seat_h = args.episodes * 10 * 60 / 3600.0
+    ep_seat_h = 10 * ep_night_s / 3600.0
     print(f"violation nights: {len(extra)} events matching no act in {ep_seat_h:.2f} seat-hours")
     if args.show:
         for a, ok, anyk in results:
             if not ok:
                 print("  missed", a, "(seen as another kind)" if anyk else "")
-        for i, e in extra + quiet_false:
-            print("  false", i, e.seat, _kind(e), e.t, e.until, e.conf)
+        for i, e in extra:
+            print("  false ep", i, e.seat, _kind(e), e.t, e.until, e.conf)
+        for i, e in false_f:
+            print("  false fidget-night", i, e.seat, _kind(e), e.t, e.until, e.conf)
+        for i, e in false_s:
+            print("  false still-night", i, e.seat, _kind(e), e.t, e.until, e.conf)
     if args.cost_days:
         game = work / f"game-{args.cost_days}d"
         if not (game / "truth.json").exists():

@@ -85,19 +85,58 @@ def _add_moves(perf: Performance, scene: Scene, acts: list[Act]) -> None:
                   end_orient="rest")  # fmt: skip
 
 
-def _add_fidgets(perf: Performance, scene: Scene, fidgets: list[tuple[int, int, str]]) -> None:
-    """Nuisance moves that are not violations: (t, seat, what) with ``what`` ``nod`` (the bowed head lifts
-    by 4 % of a peek and settles) or ``shift`` (a resting hand slides 3 cm and back)."""
-    for t, seat, what in fidgets:
-        if what == "nod":
-            tr = perf.tracks[(seat, "head")]
-            tr.go(float(t), t + 400.0, np.array([0.04]), "head", "head")
-            tr.go(t + 900.0, t + 1300.0, np.array([0.0]), "head", "head")
-        else:
-            s = scene.seat(seat)
-            tr = perf.tracks[(seat, "left")]
-            tr.go(float(t), t + 500.0, s.rest_l + s.inward * 0.03, "relaxed", "rest")
-            tr.go(t + 2500.0, t + 3000.0, s.rest_l, "relaxed", "rest")
+Fidget = tuple[int, int, str, float]  # (t ms, seat, "nod" | "shift", size: lift share / metres)
+
+
+def _add_fidgets(
+    perf: Performance, scene: Scene, fidgets: list[Fidget], rng: np.random.Generator
+) -> list[Fidget]:
+    """Nuisance moves that are not violations: ``nod`` (the bowed head lifts by ``size`` of a peek and settles
+    within about a second) or ``shift`` (a resting hand slides ``size`` metres on the table, in a random
+    direction, stays about two seconds and slides back). Returns those that fitted (a part already busy
+    then is left alone)."""
+    done = []
+    for t, seat, what, size in fidgets:
+        try:
+            if what == "nod":
+                tr = perf.tracks[(seat, "head")]
+                if tr.busy(t - 200.0, t + 1500.0):
+                    continue
+                tr.go(float(t), t + 400.0, np.array([size]), "head", "head")
+                tr.go(t + 900.0, t + 1300.0, np.array([0.0]), "head", "head")
+            else:
+                s = scene.seat(seat)
+                left = bool(rng.random() < 0.5)
+                tr = perf.tracks[(seat, "left" if left else "right")]
+                rest = s.rest_l if left else s.rest_r
+                if tr.busy(t - 200.0, t + 3200.0):
+                    continue
+                ang = float(rng.uniform(0.0, 2.0 * np.pi))
+                off = (np.cos(ang) * s.lateral + np.sin(ang) * s.inward) * size
+                tr.go(float(t), t + 500.0, rest + off, "relaxed", "rest")
+                tr.go(t + 2500.0, t + 3000.0, rest, "relaxed", "rest")
+        except ValueError:
+            continue
+        done.append((t, seat, what, size))
+    return done
+
+
+WAKE_MS = 3000  # the Don / the Sheriff look up this long at their check
+
+
+def _add_wakeups(perf: Performance, checks: list[tuple[int, int, str]]) -> list[dict[str, Any]]:
+    """Legitimate head lifts: the Don and the Sheriff wake for their checks ((t, seat, why)). Skipped when
+    the head is busy then (a scripted act on the same seat)."""
+    out = []
+    for t, seat, why in checks:
+        tr = perf.tracks[(seat, "head")]
+        a, b = t + 300.0, t + 300.0 + WAKE_MS
+        if tr.busy(a - HEAD_MOVE - 200.0, b + HEAD_MOVE + 200.0):
+            continue
+        tr.go(a - HEAD_MOVE, a, np.array([1.0]), "head", "head")
+        tr.go(b, b + HEAD_MOVE, np.array([0.0]), "head", "head")
+        out.append({"kind": "head_up", "seat": seat, "t": int(a), "until": int(b), "why": why})
+    return out
 
 
 def _masked_items(perf: Performance, acts: list[Act]) -> Any:
@@ -123,22 +162,35 @@ def build_night(
     shots: list[tuple[int, int]] | None = None,
     round_at: int = 4000,
     checks: bool = True,
-    fidgets: list[tuple[int, int, str]] | None = None,
+    fidgets: list[Fidget] | None = None,
     size: tuple[int, int] = (960, 540),
     fps: int = 10,
     seed: int = 5,
+    wakeups: bool = False,
+    idle_fidget: float = 0.0,
 ) -> Path:
     """A bundle of one shooting night (night 1 from 0.5 s to ``night_ms``) with ``acts`` in it, and a
-    shooting round from ``round_at`` when ``shots`` ((seat, target) pairs) are given."""
+    shooting round from ``round_at`` when ``shots`` ((seat, target) pairs) are given. ``wakeups``: the Don
+    and the Sheriff lift their heads at their checks (legitimate, listed under ``"legit"``);
+    ``idle_fidget``: tablesim's own idle hand shifts per hand and minute."""
     reaches = [a for a in acts if a.kind == "touch"]
     obj, peaks = _script(night_ms, round_at, shots or [], reaches, checks)
     obj["seed"] = seed
     obj["end"] = night_ms + 2500
     script = parse_script(obj)
-    knobs = Knobs(camera=CameraKnobs(width=size[0], height=size[1]), fps=fps)
+    knobs = Knobs(camera=CameraKnobs(width=size[0], height=size[1]), fps=fps, fidget=idle_fidget)
     scene, perf, marks, _outcome = prepare(script, knobs)
     _add_moves(perf, scene, acts)
-    _add_fidgets(perf, scene, fidgets or [])
+    legit = []
+    if wakeups and checks:
+        legit = _add_wakeups(
+            perf,
+            [
+                (night_ms - 9000, ROLES["don"], "don_check"),
+                (night_ms - 6000, ROLES["sheriff"], "sheriff_check"),
+            ],
+        )
+    done = _add_fidgets(perf, scene, fidgets or [], np.random.default_rng([seed, 0xF1]))
     perf.items = _masked_items(perf, acts)  # type: ignore[method-assign]
     info = GameInfo(
         format="mafiacam/1",
@@ -158,7 +210,9 @@ def build_night(
     truth = {
         "night_acts": [asdict(a) for a in acts],
         "shots": [{"t": t, "seat": s} for t, s in peaks],
-        "fidgets": [{"t": t, "seat": s, "what": w} for t, s, w in fidgets or []],
+        "fidgets": [{"t": t, "seat": s, "what": w, "size": z} for t, s, w, z in done],
+        "legit": legit,
+        "idle_fidget": idle_fidget,
         "fps": fps,
         "frame_size": list(size),
         "duration_ms": script.end,

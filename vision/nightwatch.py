@@ -13,11 +13,21 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
 * **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
   it and the head does not rise: the mask lifted.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
-  whose hand moved around the onset, else to the one whose head path (shoulder side) holds more of it.
+  whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
+  hand arrives).
 * **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
   ``shooting`` stretches, where raised hands are the shots (the referee times those).
 
-Every fact must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
+**Fidget or violation** is told by size and duration in the seat's own scale, never by pixel counts:
+every seat has ``scale`` (its head width) and ``rise`` (how far a rise above the table shows at that seat:
+from its table zone to its raise zone). A head moved by d px changes about 2·d·width px (the strip it
+left and the strip it covers), so its move is d / rise; a head up needs :data:`LIFT_MIN` of the rise held
+for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns). A hand
+counts only when its change spans :data:`SPAN_MIN` head widths and covers :data:`AREA_MIN` of a head's
+square (a gesture or a touch carries the hand well away from its rest; a hand shifted a few centimetres
+changes little more than its own outline).
+
+Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
 (the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
 analyser cuts long nights into one-minute stretches, and a fact crossing a cut is reported in two parts.
 
@@ -44,7 +54,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.1"
+VERSION = "0.2"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -58,7 +68,14 @@ MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand mo
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
+HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
 GAP_SAMPLES = 2  # two runs closer than this many samples are one fact
+REF_SAMPLES = 25  # samples in the reference's median
+LIFT_MIN = (
+    0.03  # a head up: it moved by this share of the seat's rise (a 4 % nod: ~0.015, a 15 % lift: ~0.05)
+)
+SPAN_MIN = 0.9  # a hand away from its rest: its change spans this many of the seat's head widths...
+AREA_MIN = 0.15  # ...and covers this share of a head's square (a hand shifted 3 cm: under 0.08)
 
 
 @dataclass(frozen=True)
@@ -67,7 +84,9 @@ class SeatMasks:
 
     head_path: the capsule from the bowed place to the head zone. bowed: the disc of the bowed head.
     table, raise_: the seat's own zones minus its head path. body: head path, table and the ground between.
-    axis: (c_down, c_up) in working px, (2, 2).
+    axis: (c_down, c_up) in working px, (2, 2). The seat's own scale, in working px: ``scale`` its head
+    width (the head zone's width), ``rise`` how far a rise from the table shows at that seat (from its
+    table zone's centre to its raise zone's centre: the same height at every seat, seen from the camera).
     """
 
     seat: int
@@ -77,6 +96,8 @@ class SeatMasks:
     raise_: np.ndarray
     body: np.ndarray
     axis: np.ndarray
+    scale: float = 1.0
+    rise: float = 1.0
 
     def __post_init__(self) -> None:
         shape = self.head_path.shape
@@ -86,6 +107,8 @@ class SeatMasks:
                 raise ValueError(f"{name} must be a bool array of shape {shape}, got {m.shape} {m.dtype}")
         if self.axis.shape != (2, 2):
             raise ValueError(f"axis must be (2, 2), got {self.axis.shape}")
+        if not (self.scale > 0 and self.rise > 0):
+            raise ValueError(f"scale and rise must be positive, got {self.scale}, {self.rise}")
 
 
 @dataclass(frozen=True)
@@ -124,6 +147,7 @@ class Geometry:
         for s in layout.seats:
             hz = (np.asarray(s.head_zone, np.float64) - off) * scale
             tz = (np.asarray(s.table_zone, np.float64) - off) * scale
+            rz = (np.asarray(s.raise_zone, np.float64) - off) * scale
             c_up, c_tab = hz.mean(0), tz.mean(0)
             c_down = c_up + 0.5 * (c_tab - c_up)
             r = 0.5 * float(np.ptp(hz[:, 0]))
@@ -147,6 +171,8 @@ class Geometry:
                     raise_=raise_,
                     body=body.astype(bool) | table,
                     axis=np.array([c_down, c_up]),
+                    scale=max(1.0, 2.0 * r),
+                    rise=max(1.0, float(np.linalg.norm(rz.mean(0) - tz.mean(0)))),
                 )
             )
         order = sorted(s.seat for s in layout.seats)
@@ -174,8 +200,10 @@ class Series:
     """Per seat and sample: ``head`` (changed share of the head path), ``mask`` (share of the bowed place's
     dark pixels turned light), ``move`` (hands: the larger changed share of the table and raise zones),
     ``raised`` (the raise zone's share alone), ``high`` (any change in the raise zone clear of every head
-    path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's
-    table zone). Arrays (n,), n = len(times)."""
+    path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's table zone), ``lift``
+    (how far the head moved, in the seat's ``rise``: a head moved by d px changes about 2·d·(head width)
+    px, so d = changed head px / (2·scale)), ``span`` (the seat's largest hand change that covers at least
+    :data:`AREA_MIN` of a head's square: its diagonal in head widths). Arrays (n,), n = len(times)."""
 
     times: np.ndarray
     head: dict[int, np.ndarray]
@@ -184,10 +212,12 @@ class Series:
     raised: dict[int, np.ndarray]
     touch: dict[tuple[int, int], np.ndarray]
     high: dict[int, np.ndarray] = field(default_factory=dict)
+    lift: dict[int, np.ndarray] = field(default_factory=dict)
+    span: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch", "high"):
+        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -195,21 +225,24 @@ class Series:
 
 def sample(timeline: Any, geo: Geometry, start_ms: int, end_ms: int) -> tuple[np.ndarray, np.ndarray]:
     """(times (n,) int64, working frames (n, h, w, 3) uint8) every :data:`STEP_MS` in the stretch."""
-    times, frames = [], []
+    times: list[int] = []
+    cap = max(1, (end_ms - start_ms) // STEP_MS + 2)
+    frames = np.zeros((cap, geo.size[1], geo.size[0], 3), np.uint8)
     for fr in timeline.iter_frames(start_ms, end_ms, step_ms=STEP_MS):
+        if len(times) == len(frames):
+            frames = np.concatenate([frames, np.zeros_like(frames)])
+        frames[len(times)] = geo.work(fr.image)
         times.append(int(fr.pts_ms))
-        frames.append(geo.work(fr.image))
-    if not frames:
-        return np.zeros(0, np.int64), np.zeros((0, geo.size[1], geo.size[0], 3), np.uint8)
-    return np.array(times, np.int64), np.stack(frames)
+    return np.array(times, np.int64), frames[: len(times)]
 
 
 def reference(times: np.ndarray, frames: np.ndarray) -> np.ndarray:
-    """The bowed reference: per-pixel median of the samples after heads have settled (h, w, 3) uint8."""
+    """The bowed reference: per-pixel median of up to :data:`REF_SAMPLES` samples spread over the stretch
+    after heads have settled (h, w, 3) uint8."""
     settled = frames[times >= times[0] + SETTLE_MS] if len(times) else frames
     if len(settled) < 5:
         settled = frames
-    pick = settled[:: max(1, len(settled) // 60)]
+    pick = settled[np.unique(np.linspace(0, len(settled) - 1, min(len(settled), REF_SAMPLES)).astype(int))]
     return np.median(pick, axis=0).astype(np.uint8)
 
 
@@ -223,17 +256,29 @@ def _count(labels: np.ndarray, idx: np.ndarray, n: int) -> np.ndarray:
     return c
 
 
+def changed_mask(cur: np.ndarray, ref: np.ndarray) -> np.ndarray:
+    """Pixels (h, w) uint8 0/1 that differ from the reference by more than :data:`DIFF_LEVEL` in any
+    channel, specks removed."""
+    d = cv2.split(cv2.absdiff(cur, ref))
+    _, diff = cv2.threshold(cv2.max(cv2.max(d[0], d[1]), d[2]), DIFF_LEVEL, 1, cv2.THRESH_BINARY)
+    return cv2.morphologyEx(diff, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+
+
 def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarray) -> Series:
     """The per-seat signals of every sample against the bowed reference.
 
     Each blob of changed pixels is a hand when a quarter of it lies in table or raise zones, else a head
-    when half of it lies in head paths (it belongs to the seat whose head path holds most of it)."""
+    when half of it lies in head paths (it belongs to the seat whose head path holds most of it). Sizes
+    are judged against the seat's own scale: a head's move by its change over twice its width, in the
+    seat's rise; a hand's reach by its blob's diagonal in the seat's head widths."""
     n = len(times)
     head = {s.seat: np.zeros(n) for s in geo.seats}
     mask = {s.seat: np.zeros(n) for s in geo.seats}
     move = {s.seat: np.zeros(n) for s in geo.seats}
     raised = {s.seat: np.zeros(n) for s in geo.seats}
     high = {s.seat: np.zeros(n) for s in geo.seats}
+    lift = {s.seat: np.zeros(n) for s in geo.seats}
+    span = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
@@ -252,15 +297,14 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     # a hand reaching a neighbour: its blob lies partly on the seat's own side and partly on the neighbour's
     i_near = {s.seat: _idx(cv2.dilate((s.table | s.body).astype(np.uint8), kernel)) for s in geo.seats}
     i_tnear = {s.seat: _idx(cv2.dilate(s.table.astype(np.uint8), kernel)) for s in geo.seats}
-    i_pnear = {s.seat: _idx(cv2.dilate(s.head_path.astype(np.uint8), kernel)) for s in geo.seats}
+    cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
-    small = np.ones((3, 3), np.uint8)
+    scales = np.array([s.scale for s in geo.seats])
+    w_img = geo.size[0]
     for i in range(n):
         cur = frames[i]
-        d = cv2.split(cv2.absdiff(cur, ref))
-        _, diff = cv2.threshold(cv2.max(cv2.max(d[0], d[1]), d[2]), DIFF_LEVEL, 1, cv2.THRESH_BINARY)
-        changed = cv2.morphologyEx(diff, cv2.MORPH_OPEN, small)
+        changed = changed_mask(cur, ref)
         if not changed.any():
             continue
         # group pixels a few px apart (an arm split by the sleeve's edge) but count only changed ones
@@ -273,6 +317,20 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             _count(labels, i_hands, count) < 0.25 * safe
         )
         is_hand = ~is_head & (area > 0)
+        # every blob's bounding-box diagonal in working px
+        nz = np.flatnonzero(labels)
+        lab_nz = labels[nz]
+        ys, xs = np.divmod(nz, w_img)
+        diag = np.zeros(count)
+        if len(nz):
+            x0, x1 = np.full(count, 1 << 30), np.full(count, -1)
+            y0, y1 = x0.copy(), x1.copy()
+            np.minimum.at(x0, lab_nz, xs)
+            np.maximum.at(x1, lab_nz, xs)
+            np.minimum.at(y0, lab_nz, ys)
+            np.maximum.at(y1, lab_nz, ys)
+            ok = x1 >= 0
+            diag[ok] = np.hypot(x1[ok] - x0[ok] + 1, y1[ok] - y0[ok] + 1)
         hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
         owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
         flat = cur.reshape(-1, 3)
@@ -283,7 +341,12 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         mine_hand = [is_hand & (hand_owner == k) for k in range(len(geo.seats))]
         for k, s in enumerate(geo.seats):
             mine = is_head & (owner == k)
-            head[s.seat][i] = min(1.0, float(area[mine].sum()) / max(1, len(i_hp[s.seat])))
+            head_px = float(area[mine].sum())
+            head[s.seat][i] = min(1.0, head_px / max(1, len(i_hp[s.seat])))
+            lift[s.seat][i] = head_px / (2.0 * s.scale * s.rise)
+            big = mine_hand[k] & (area >= AREA_MIN * s.scale**2)
+            if big.any():
+                span[s.seat][i] = float(diag[big].max()) / s.scale
             ib = i_bowed[s.seat]
             if not is_hand[labels[ib]].any():
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
@@ -297,21 +360,29 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             ih = i_high[s.seat]
             high[s.seat][i] = float(changed_flat[ih].sum()) / max(1, len(ih))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
-        # a hand blob spanning two neighbours' regions is a touch
+        # a hand blob spanning two neighbours' regions, and reaching well beyond a resting hand's own
+        # footprint (its diagonal at least SPAN_MIN head widths of either seat), is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
         in_table = {s.seat: _count(labels, i_tnear[s.seat], count) for s in geo.seats}
-        in_path = {s.seat: _count(labels, i_pnear[s.seat], count) for s in geo.seats}
+        seat_k = {s.seat: k for k, s in enumerate(geo.seats)}
         for s_, o in pairs:
-            span = is_hand & (in_region[s_] >= 0.15 * safe) & (in_region[o] >= 0.15 * safe)
-            if not span.any():
+            sc = min(scales[seat_k[s_]], scales[seat_k[o]])
+            far = (diag >= SPAN_MIN * sc) & (area >= AREA_MIN * sc**2)
+            span_ = is_hand & far & (in_region[s_] >= 0.15 * safe) & (in_region[o] >= 0.15 * safe)
+            if not span_.any():
                 continue
-            for a_, b_ in ((s_, o), (o, s_)):
-                # the arm hangs from the owner's shoulder, beside its head path; failing that, the hand
-                # end lies in the touched seat's table zone
-                shoulder = in_path[a_] - in_path[b_]
-                reach = span & ((shoulder > 0) | ((shoulder == 0) & (in_table[b_] > in_table[a_])))
-                touch[(a_, b_)][i] = float(in_table[b_][reach].sum()) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch, high)
+            # the arm comes from its owner: of the two seats, the one whose bowed head the blob comes
+            # nearest (in its own head widths) — the arm's root is at that seat's shoulder, while at the
+            # other seat only the hand arrives, on its table zone
+            for lab in np.flatnonzero(span_):
+                sel = lab_nz == lab
+                gap = {
+                    x: float(np.hypot(xs[sel] - cen[x][0], ys[sel] - cen[x][1]).min()) / scales[seat_k[x]]
+                    for x in (s_, o)
+                }
+                a_, b_ = (s_, o) if gap[s_] < gap[o] else (o, s_)
+                touch[(a_, b_)][i] += float(in_table[b_][lab]) / max(1, len(i_table[b_]))
+    return Series(times, head, mask, move, raised, touch, high, lift, span)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -384,11 +455,13 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
         arm_up = near(series.raised[seat] > MOVE_PX_SHARE)  # a hand clearly up: not a touch
         head = series.head[seat]
-        up = (head > HEAD_SHARE) & ~raised
-        for a, b in runs(up):
+        lift = series.lift.get(seat, head)
+        # a peek raises the head by a good share of its way up and holds it there; a nod returns at once
+        up = (lift >= LIFT_MIN) & ~raised
+        for a, b in runs(up, min_len=HOLD_SAMPLES):
             if keep(a, b):
-                peak = float(head[a : b + 1].max())
-                out.append(Fact("head_up", seat, int(times[a]), int(times[b]), _conf(peak, HEAD_SHARE)))
+                peak = float(lift[a : b + 1].max())
+                out.append(Fact("head_up", seat, int(times[a]), int(times[b]), _conf(peak, LIFT_MIN)))
         m = series.mask[seat]
         off = (m > MASK_LOST) & ~near(head > HEAD_SHARE) & ~raised
         for a, b in runs(off, min_len=MIN_SAMPLES + 1):
@@ -408,18 +481,17 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             for a, b in runs(hit):
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())
-                    # the hand moves in its owner's zones as it sets off and crosses (blobs go to the seat
-                    # whose zones hold most of them): whose hand moved around the onset
-                    w = slice(max(0, a - 4), a + 2)
-                    mine, theirs = series.move[s][w].sum(), series.move[o][w].sum()
-                    who, whom = (o, s) if theirs > mine else (s, o)
+                    who, whom = s, o
                     out.append(
                         Fact("touch", who, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), whom)
                     )
         if shooting:
             continue
         mv = series.move[seat]
-        gest = (mv > MOVE_PX_SHARE) & ~near(touching) & ~up
+        # a hand gesture carries the hand well away from its rest; a hand shifted on the table stays on
+        # its own footprint
+        far = series.span.get(seat, np.full(len(times), np.inf)) >= SPAN_MIN
+        gest = (mv > MOVE_PX_SHARE) & far & ~near(touching) & ~up
         for a, b in runs(gest):
             if keep(a, b):
                 peak = float(mv[a : b + 1].max())

@@ -7,6 +7,7 @@ import json
 from pathlib import Path
 from typing import Any
 
+import cv2
 import numpy as np
 import pytest
 
@@ -155,3 +156,60 @@ def test_raised_hand_over_the_head_path_is_not_a_head() -> None:
     s = _series({3: [0.0] * 30 + [0.5] * 5 + [0.0] * 30})
     s.raised[3][31:34] = 0.3
     assert nw.facts(s, 0, 65 * nw.STEP_MS, shooting=True) == []
+
+
+def test_a_nod_is_not_a_peek() -> None:
+    """A head that moves less than LIFT_MIN of the seat's rise, however long, or more but only for a moment
+    (a nod returns), is no head up; a larger move held for half a second is."""
+    quiet = [0.0] * 30
+    small = _series({3: quiet + [0.8 * nw.LIFT_MIN] * 12 + quiet})
+    assert nw.facts(small, 0, 72 * nw.STEP_MS) == []
+    brief = _series({3: quiet + [3 * nw.LIFT_MIN] * (nw.HOLD_SAMPLES - 1) + quiet})
+    assert nw.facts(brief, 0, (60 + nw.HOLD_SAMPLES - 1) * nw.STEP_MS) == []
+    held = _series({3: quiet + [3 * nw.LIFT_MIN] * nw.HOLD_SAMPLES + quiet})
+    found = nw.facts(held, 0, (60 + nw.HOLD_SAMPLES) * nw.STEP_MS)
+    assert [(f.kind, f.seat, f.t) for f in found] == [("head_up", 3, 30 * nw.STEP_MS)]
+
+
+def test_a_hand_shift_is_not_a_gesture() -> None:
+    """The same changed share of the table zone is a gesture only when the change spans SPAN_MIN head
+    widths (the hand went well away from its rest)."""
+    n = 60
+    s = _series({3: [0.0] * n})
+    s.move[3][20:30] = 3 * nw.MOVE_PX_SHARE
+    s.span[3] = np.zeros(n)
+    s.span[3][20:30] = 0.5 * nw.SPAN_MIN
+    assert nw.facts(s, 0, n * nw.STEP_MS) == []
+    s.span[3][20:30] = 1.5 * nw.SPAN_MIN
+    found = nw.facts(s, 0, n * nw.STEP_MS)
+    assert [(f.kind, f.seat, f.t) for f in found] == [("gesture", 3, 20 * nw.STEP_MS)]
+
+
+def _disc_frames(geo: nw.Geometry, seat: nw.SeatMasks, shift_px: float) -> np.ndarray:
+    """A grey working image with every seat's dark 'head' at its bowed place, and ``seat``'s moved by
+    ``shift_px`` along its axis."""
+    img = np.full((geo.size[1], geo.size[0], 3), 120, np.uint8)
+    for s in geo.seats:
+        c = s.axis[0].copy()
+        if s.seat == seat.seat:
+            u = s.axis[1] - s.axis[0]
+            c = c + u / np.linalg.norm(u) * shift_px
+        cv2.circle(img, (round(float(c[0])), round(float(c[1]))), round(0.35 * s.scale), (30, 30, 30), -1)
+    return img
+
+
+@pytest.mark.parametrize("move", [0.02, 0.06, 0.12])
+def test_lift_measures_the_head_move_in_the_seats_rise(peek_bundle: Path, move: float) -> None:
+    """A head moved by ``move`` of its seat's rise reads as about that lift (the change-area estimate),
+    at a near and a far seat alike; the other seats read nothing."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    for seat in (geo.seats[0], geo.seats[4]):
+        ref = _disc_frames(geo, seat, 0.0)
+        cur = _disc_frames(geo, seat, move * seat.rise)
+        frames = np.stack([ref, cur, cur])
+        series = nw.measure(geo, np.array([0, 160, 320], np.int64), frames, ref)
+        got = series.lift[seat.seat][1]
+        assert 0.6 * move <= got <= 1.4 * move, (seat.seat, move, got)
+        assert all(series.lift[o.seat][1] == 0.0 for o in geo.seats if o.seat != seat.seat)
