@@ -4,7 +4,9 @@ Runs, each from an empty analysis cache, each timed in wall-clock seconds and in
 analyser's processes (the machine is shared, so CPU time is the steadier figure):
 
 * ours, with host marks: dense around vote windows and shooting rounds, keyframes elsewhere, 2 workers;
-* ours, with host marks and the night watch off (``MAFIACAM_NIGHTWATCH=0``): the night watch's cost (#8);
+* the night watch's cost (#8): by default the night pass alone, timed in this process on the night and
+  shooting stretches the analyser plans from the marks; with ``--night run`` a whole second marked analysis
+  with the night watch off (``MAFIACAM_NIGHTWATCH=0``);
 * ours, without marks (``--no-marks``): a sparse scan everywhere, proposals, dense re-analysis of those;
 * baseline: every frame decoded and the MediaPipe hand landmarker run on the whole frame (VIDEO mode, ten
   hands). Run over the whole game it would take hours, so it is timed on ``--pieces`` stretches of
@@ -16,6 +18,7 @@ The game is ``mafiacam sim --random --length full`` (seed 203 plays six days, 63
 
     nice -n 19 .venv/bin/python bench/bench_analyzer_speed.py --bundle /tmp/speed/full-203
     nice -n 19 .venv/bin/python bench/bench_analyzer_speed.py --seed 203 --days 10 --work /tmp/speed
+(the bench renders with ``--fast-render``, see docs/TABLESIM.md)
 """
 
 from __future__ import annotations
@@ -93,6 +96,30 @@ def baseline(bundle: Path, duration_ms: int, pieces: int, piece_s: float) -> tup
     return timing, frames, starts
 
 
+def night_cost(bundle: Path, duration_ms: int) -> tuple[Timing, int]:
+    """The night watch alone, in this process, over the night and shooting stretches the analyser plans
+    from the marks (what ``run_stretch`` adds to each of them): a cheaper measure of its cost than a whole
+    second analysis with ``MAFIACAM_NIGHTWATCH=0``."""
+    from gamelog.bundle import load_bundle
+    from vision.nightwatch import night_pass
+    from vision.schedule import plan, split_for_workers
+    from vision.video import VideoTimeline
+
+    b = load_bundle(bundle)
+    assert b.layout is not None
+    marks = [e for e in b.events if e.src in ("host", "judge")]
+    nights = [s for s in split_for_workers(plan(marks, duration_ms)) if s.kind in ("night", "shooting")]
+    with VideoTimeline([bundle / v for v in b.game.video]) as tl:
+        c0, t0 = _self_cpu(), time.monotonic()
+        found = 0
+        for st in nights:
+            found += len(
+                night_pass(tl, b.layout.at(st.start), st.start, st.end, shooting=st.kind == "shooting")
+            )
+        timing = Timing(time.monotonic() - t0, _self_cpu() - c0, f"{found} night events")
+    return timing, len(nights)
+
+
 def density(bundle: Path, minutes: float) -> str:
     """Vote windows (call to Спасибо) and shooting rounds (first to last number) per hour of the game."""
     from gamelog.bundle import load_bundle
@@ -140,6 +167,7 @@ def render(seed: int, days: int, work: Path) -> Path:
                 str(days),
                 "--length",
                 "full",
+                "--fast-render",
                 "--out",
                 str(bundle),
                 "--overwrite",
@@ -160,7 +188,13 @@ def main() -> int:
     ap.add_argument("--pieces", type=int, default=4, help="baseline: stretches spread over the game")
     ap.add_argument("--piece-s", type=float, default=30.0, help="baseline: seconds per stretch")
     ap.add_argument("--skip-no-marks", action="store_true")
-    ap.add_argument("--skip-night-off", action="store_true")
+    ap.add_argument(
+        "--night",
+        choices=("direct", "run", "skip"),
+        default="direct",
+        help="night watch cost: timed alone on the planned night stretches (direct), or a whole second"
+        " analysis with MAFIACAM_NIGHTWATCH=0 (run)",
+    )
     args = ap.parse_args()
     bundle = Path(args.bundle) if args.bundle else render(args.seed, args.days, Path(args.work))
 
@@ -187,14 +221,22 @@ def main() -> int:
             print(f"    {t.summary}")
 
     runs: dict[str, Timing] = {}
+    runs["marks"] = analyse(bundle)
+    show("ours, with marks:", runs["marks"])
+    if args.night == "run":
+        runs["night off"] = analyse(bundle, env={"MAFIACAM_NIGHTWATCH": "0"})
+        show("ours, with marks, night watch off:", runs["night off"])
+    elif args.night == "direct":
+        night, stretches = night_cost(bundle, duration_ms)
+        show(f"night watch alone ({stretches} stretches):", night)
+        on = runs["marks"]
+        print(
+            f"night watch cost: {night.cpu_s:.1f} CPU s of the marked analysis' {on.cpu_s:.1f}"
+            f" = +{night.cpu_s / max(1e-9, on.cpu_s - night.cpu_s) * 100:.0f}% over the analysis without it"
+        )
     if not args.skip_no_marks:
         runs["no marks"] = analyse(bundle, "--no-marks")
         show("ours, without marks:", runs["no marks"])
-    if not args.skip_night_off:
-        runs["night off"] = analyse(bundle, env={"MAFIACAM_NIGHTWATCH": "0"})
-        show("ours, with marks, night watch off:", runs["night off"])
-    runs["marks"] = analyse(bundle)  # last, so that the bundle keeps the full marked analysis
-    show("ours, with marks:", runs["marks"])
 
     base, frames, starts = baseline(bundle, duration_ms, args.pieces, args.piece_s)
     wall_pf, cpu_pf = base.wall_s / frames, base.cpu_s / frames
@@ -210,7 +252,7 @@ def main() -> int:
             f"ratio, ours ({name}) vs baseline: {full.wall_s / t.wall_s:6.1f}x faster in wall time,"
             f" {full.cpu_s / t.cpu_s:6.1f}x less CPU"
         )
-    if "night off" in runs:
+    if "night off" in runs:  # --night run
         on, off = runs["marks"], runs["night off"]
         print(
             f"night watch cost: +{(on.wall_s / off.wall_s - 1) * 100:.0f}% wall,"
