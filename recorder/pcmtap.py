@@ -8,6 +8,11 @@ it to a :class:`PcmTrack` of the session's :class:`PcmTap`. A track starts at it
 the samples of a stretch of media time (silence where nothing was heard), :meth:`PcmTap.covered_ms` how
 far the sound has arrived.
 
+Sound is never taken from the future: with ``now_ms`` (the session's media clock) the tap shows nothing
+later than the current media time, as a microphone could not. (A file's sound is read by ffmpeg a few
+hundred milliseconds ahead of real time; without this the live check would hear "Спасибо" before it was
+said when a file plays as if live.)
+
 The tap is a convenience: it never slows the recording (the pipe is always drained) and what it holds is
 not the record (the segment's AAC track is).
 """
@@ -15,6 +20,7 @@ not the record (the segment's AAC track is).
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,8 +65,9 @@ class PcmTrack:
 
 
 class PcmTap:
-    def __init__(self, keep_s: float = 12.0) -> None:
+    def __init__(self, keep_s: float = 12.0, now_ms: Callable[[], float] | None = None) -> None:
         self.keep_s = keep_s
+        self.now_ms = now_ms
         self._chunks: list[tuple[float, npt.NDArray[np.float32]]] = []  # (media ms of sample 0, samples)
         self._end_ms: float | None = None
         self._cond = threading.Condition()
@@ -82,25 +89,36 @@ class PcmTap:
             self._cond.notify_all()
 
     def covered_ms(self) -> float | None:
-        """Media time just past the newest sample heard (None: no sound yet)."""
+        """Media time just past the newest sample heard, never past now (None: no sound yet)."""
         with self._cond:
-            return self._end_ms
+            end = self._end_ms
+        if end is not None and self.now_ms is not None:
+            end = min(end, self.now_ms())
+        return end
 
     def wait_for(self, t_ms: float, timeout: float) -> bool:
         """Wait until sound up to ``t_ms`` has arrived; False on timeout."""
+        if self.now_ms is not None:  # the sound may be there already; now has to come too
+            wait = (t_ms - self.now_ms()) / 1000.0
+            if wait > timeout:
+                return False
+            if wait > 0:
+                threading.Event().wait(wait)
+                timeout -= wait
         with self._cond:
             return self._cond.wait_for(lambda: self._end_ms is not None and self._end_ms >= t_ms, timeout)
 
     def window(self, start_ms: float, end_ms: float) -> PcmWindow | None:
-        """The samples from ``start_ms`` to ``end_ms`` (None when nothing of it was heard)."""
+        """The samples from ``start_ms`` to ``end_ms`` (None: nothing of it heard; silence after now)."""
         n = max(0, round((end_ms - start_ms) * RATE / 1000.0))
         out = np.zeros(n, np.float32)
         have = np.zeros(n, bool)
+        upto = n if self.now_ms is None else max(0, min(n, round((self.now_ms() - start_ms) * RATE / 1000.0)))
         with self._cond:
             chunks = list(self._chunks)
         for t, chunk in chunks:  # in arrival order: a later track overwrites an overlap
             a = round((t - start_ms) * RATE / 1000.0)
-            lo, hi = max(0, a), min(n, a + len(chunk))
+            lo, hi = max(0, a), min(upto, a + len(chunk))
             if lo < hi:
                 out[lo:hi] = chunk[lo - a : hi - a]
                 have[lo:hi] = True

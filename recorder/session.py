@@ -125,7 +125,8 @@ class RecordingSession:
         cfg = self.config
         self.ring: FrameRing[Frame | Control] = FrameRing(cfg.ring_frames)
         self.tap = LiveTap(cfg.tap_width, every=cfg.tap_every)
-        self.pcm = PcmTap()  # the last seconds of the sound being recorded (when there is audio)
+        # the last seconds of the sound being recorded (when there is audio), never ahead of media time
+        self.pcm = PcmTap(now_ms=lambda: float(self.media_ms()))
         self._disk = DiskGuard(
             self.bundle, warn_bytes=cfg.disk_warn_bytes, stop_bytes=cfg.disk_stop_bytes, probe=disk_probe
         )
