@@ -40,8 +40,14 @@ def test_sigkill_loses_no_acknowledged_mark_and_at_most_two_seconds(tmp_path: Pa
     reader = threading.Thread(target=read_acks, daemon=True)
     reader.start()
     assert proc.stdin is not None
-    start = time.monotonic()
     try:
+        # the kill comes kill_after seconds into the recording (a starved machine may take long to start it)
+        begun = time.monotonic()
+        while not acks and time.monotonic() - begun < 60 and proc.poll() is None:
+            proc.stdin.write("vote_stop\n")
+            proc.stdin.flush()
+            time.sleep(0.2)
+        start = time.monotonic()
         while time.monotonic() - start < kill_after:
             proc.stdin.write("vote_stop\n")
             proc.stdin.flush()
