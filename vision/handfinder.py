@@ -28,8 +28,10 @@ WRIST = 0
 OWN_SEAT_BIAS_DEG = 50.0
 ARM_MAX_DEG = 25.0
 # An arm is a neighbour's by its sleeve when its colour lies this close (_colour_distance) to the neighbour's
-# clothes and at least SLEEVE_APART (and twice as far) from the zone's own player's.
-SLEEVE_MATCH, SLEEVE_APART = 0.3, 0.45
+# clothes and at least SLEEVE_APART (and SLEEVE_RATIO times as far) from the zone's own player's. One sleeve
+# under the table's light measures 0.1-0.3 from its own torso (the arm's pixels mix in some skin and shadow);
+# different cloth colours measure 0.5 and more.
+SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
 
 
 @dataclass(frozen=True)
@@ -277,7 +279,7 @@ class HandFinder:
             return None
         best = min(others, key=lambda s: others[s])
         self.last_sleeve_dist = dist
-        if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= 2.0 * others[best]:
+        if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= SLEEVE_RATIO * others[best]:
             return best
         return None
 
