@@ -31,7 +31,7 @@ from benchstats import wilson
 
 from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, SpriteCache, render_hand
 from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints, rotation
-from vision.crops import CropSpec, crop_around, extract
+from vision.crops import CropSpec, crop_around, detect_crop, extract
 
 SIZES = (30, 40, 50, 60, 90, 120)
 WINDOW = 3.0  # crop side in hand lengths, as vision.crops.motion_roi makes for a hand arriving
@@ -71,6 +71,16 @@ class Outcome:
     detected: bool
     err_mean: float  # normalised by palm length; nan if not detected
     err_p90: float
+    calls: int = 1  # detector calls (2 when an empty crop was tried again mirrored)
+
+
+@dataclass(frozen=True)
+class Negative:
+    """A crop with no hand in it: ``spec`` of ``frame`` ((H, W, 3) uint8 RGB)."""
+
+    kind: str
+    frame: np.ndarray
+    spec: CropSpec
 
 
 def orientation(case: Case) -> np.ndarray:
@@ -176,21 +186,20 @@ def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) ->
     return cases
 
 
-def run_case(tracker: object, case: Case, window: float) -> Outcome:
+def run_case(tracker: object, case: Case, window: float, retry: bool = False) -> Outcome:
     img, truth = frame_for(case)
-    crop, spec = hand_crop(img, truth, case.size, window)
-    found = tracker.detect(crop)  # type: ignore[attr-defined]
+    spec = hand_crop(img, truth, case.size, window)[1]
+    found, calls = detect_crop(tracker, img, spec, retry_mirrored=retry)  # type: ignore[arg-type]
     if len(found) == 0:
-        return Outcome(case, False, math.nan, math.nan)
+        return Outcome(case, False, math.nan, math.nan, calls)
     palm = PALM_RATIO * case.size
     best = None
     for pts in found.points:
-        xy = spec.to_frame(pts[:, :2])
-        err = np.linalg.norm(xy - truth, axis=1) / palm
+        err = np.linalg.norm(pts[:, :2] - truth, axis=1) / palm
         if best is None or err.mean() < best.mean():
             best = err
     assert best is not None
-    return Outcome(case, True, float(best.mean()), float(np.percentile(best, 90)))
+    return Outcome(case, True, float(best.mean()), float(np.percentile(best, 90)), calls)
 
 
 def summarise(outcomes: list[Outcome], key: str) -> list[str]:
@@ -283,13 +292,21 @@ def contact_sheet(tracker: object, path: Path, size: int, seed: int, window: flo
 
 
 def real_baseline(
-    tracker: object, real_dir: Path, sizes: tuple[int, ...], blur: float, window: float
+    tracker: object,
+    ref: object,
+    real_dir: Path,
+    sizes: tuple[int, ...],
+    blur: float,
+    window: float,
+    retry: bool = False,
 ) -> list[str]:
     """The same measurement on REAL hands: every still photo in ``real_dir`` (LABELS.tsv) where MediaPipe
     finds hands at full resolution; each such hand, with those landmarks as the reference, is shrunk to each
     hand length in ``sizes`` (whole photo, area resampling; only ever downscaled), blurred and JPEG-compressed
-    like the rendered frames, cropped the same way and detected again. The hand length of a photo's hand is
-    its 2D bone lengths over MediaPipe's metric world bones (90th percentile ratio) × 0.19 m."""
+    like the rendered frames, cropped the same way and detected again by ``tracker``. The reference hands
+    are those ``ref`` (fixed confidences 0.5) finds, whatever confidences ``tracker`` is given. The hand
+    length of a photo's hand is its 2D bone lengths over MediaPipe's metric world bones (90th percentile
+    ratio) × 0.19 m."""
     rows = []
     for line in (real_dir / "LABELS.tsv").read_text(encoding="utf-8").splitlines()[1:]:
         name, label = line.split("\t")[:2]
@@ -299,10 +316,10 @@ def real_baseline(
         if bgr is None:
             continue
         rgb = np.ascontiguousarray(bgr[..., ::-1])
-        ref = tracker.detect(rgb)  # type: ignore[attr-defined]
-        if ref.world is None:
+        seen = ref.detect(rgb)  # type: ignore[attr-defined]
+        if seen.world is None:
             continue
-        for pts, world in zip(ref.points, ref.world, strict=True):
+        for pts, world in zip(seen.points, seen.world, strict=True):
             bones = [(a, b) for a, b in BONES]
             ratio = [
                 np.linalg.norm(pts[b, :2] - pts[a, :2]) / max(np.linalg.norm(world[b] - world[a]), 1e-4)
@@ -329,10 +346,10 @@ def real_baseline(
             assert ok
             img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
             truth = pts * k
-            crop, spec = hand_crop(img8, truth, size, window)
-            found = tracker.detect(crop)  # type: ignore[attr-defined]
+            spec = hand_crop(img8, truth, size, window)[1]
+            found = detect_crop(tracker, img8, spec, retry_mirrored=retry)[0]  # type: ignore[arg-type]
             errs = [
-                float(np.mean(np.linalg.norm(spec.to_frame(p[:, :2]) - truth, axis=1))) / (PALM_RATIO * size)
+                float(np.mean(np.linalg.norm(p[:, :2] - truth, axis=1))) / (PALM_RATIO * size)
                 for p in found.points
             ]
             best = min(errs) if errs else math.nan
@@ -350,6 +367,91 @@ def real_baseline(
         me = float(np.mean(det)) if det else math.nan
         pct = 100 * len(det) / max(len(got), 1)
         lines.append(f"| {size} | {len(got)} | {pct:.0f}% | {100 * lo:.0f}–{100 * hi:.0f}% | {me:.3f} |")
+    return lines
+
+
+def handfree_crops(ref: object, real_dir: Path | None, bundle: Path | None, seed: int) -> list[Negative]:
+    """Crops with no hand in them, cut the way the hand crops are: the four bench backgrounds (3 hand
+    lengths at 40/50/60 px), windows of the real photos clear of every hand ``ref`` finds there at full
+    size (faces, clothes, sleeves, rooms; the photo shrunk so its hands are 40 or 60 px, windows 3 hands wide;
+    the one group photo whose raised hands MediaPipe mostly misses is left out), and the sample game's
+    head zones (heads, shoulders, sleeves; the analyser's padded seat crop) at eight moments."""
+    rng = np.random.default_rng(seed + 7)
+    out: list[Negative] = []
+    for kind in BACKGROUNDS:
+        for size in (40, 50, 60):
+            for _ in range(8):
+                img = cv2.GaussianBlur(background(kind, 4 * size, 4 * size, rng), (0, 0), 0.5)
+                img8 = np.clip(img + 0.5, 0, 255).astype(np.uint8)
+                out.append(Negative(kind, img8, crop_around(img8.shape, (2 * size, 2 * size), 3 * size)))
+    if real_dir is not None:
+        for line in (real_dir / "LABELS.tsv").read_text(encoding="utf-8").splitlines()[1:]:
+            name, label = line.split("\t")[:2]
+            if label in ("clip", "group_raise") or not name.lower().endswith((".png", ".jpg", ".jpeg")):
+                continue
+            bgr = cv2.imread(str(real_dir / name), cv2.IMREAD_COLOR)
+            if bgr is None:
+                continue
+            rgb = np.ascontiguousarray(bgr[..., ::-1])
+            boxes = ref.detect(rgb).bboxes()  # type: ignore[attr-defined]
+            if len(boxes) == 0:
+                continue  # no hand found: nothing tells where the photo's hands are
+            longest = float(np.max(np.maximum(boxes[:, 2] - boxes[:, 0], boxes[:, 3] - boxes[:, 1])))
+            for hand in (40, 60):
+                k = min(1.0, hand / longest)
+                h, w = rgb.shape[:2]
+                small = np.ascontiguousarray(
+                    cv2.resize(
+                        rgb, (max(1, round(w * k)), max(1, round(h * k))), interpolation=cv2.INTER_AREA
+                    )
+                )
+                side, keep = 3 * hand, hand  # window and clearance from a hand's box (px)
+                for y in range(0, small.shape[0] - side + 1, 2 * hand):
+                    for x in range(0, small.shape[1] - side + 1, 2 * hand):
+                        if all(
+                            x + side < b[0] - keep
+                            or x > b[2] + keep
+                            or y + side < b[1] - keep
+                            or y > b[3] + keep
+                            for b in boxes * k
+                        ):
+                            out.append(Negative("photo", small, CropSpec(x, y, x + side, y + side, 1.0)))
+    if bundle is not None:
+        import av
+
+        from vision.crops import crop_for_zone
+
+        layout = json.loads((bundle / "layout.json").read_text(encoding="utf-8"))
+        want = (60, 700, 1500, 2100, 2500, 3000, 3500, 4200)
+        with av.open(str(bundle / "video.mp4")) as box:
+            for i, fr in enumerate(box.decode(video=0)):
+                if i in want:
+                    frame = fr.to_ndarray(format="rgb24")
+                    for seat in layout["seats"]:
+                        spec = crop_for_zone(frame.shape, seat["head_zone"], pad=0.25)
+                        out.append(Negative("game head zone", frame, spec))
+                if i >= max(want):
+                    break
+    return out
+
+
+def false_hands(tracker: object, negatives: list[Negative], retry: bool = False) -> list[str]:
+    """How many hand-free crops MediaPipe finds a hand in, per kind, and detector calls per crop."""
+    hits: dict[str, list[bool]] = defaultdict(list)
+    calls = 0
+    for neg in negatives:
+        found, n = detect_crop(tracker, neg.frame, neg.spec, retry_mirrored=retry)  # type: ignore[arg-type]
+        calls += n
+        hits[neg.kind].append(len(found) > 0)
+    total = [h for v in hits.values() for h in v]
+    lo, hi = wilson(sum(total), len(total))
+    lines = [
+        f"hand-free crops: a hand found in {sum(total)}/{len(total)} (95% CI {100 * lo:.1f}–{100 * hi:.1f}%);"
+        f" {calls / max(len(total), 1):.2f} detector calls per crop",
+        "| crop | n | with a false hand |",
+        "|---|---|---|",
+    ]
+    lines += [f"| {k} | {len(v)} | {sum(v)} |" for k, v in hits.items()]
     return lines
 
 
@@ -453,31 +555,73 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timing", action="store_true", help="only time rendering per size and stop")
     ap.add_argument("--contact", type=Path, default=None, help="write a contact sheet PNG here and stop")
     ap.add_argument("--contact-size", type=int, default=60, help="hand length in the contact sheet (px)")
+    ap.add_argument(
+        "--retry-mirrored",
+        action="store_true",
+        help="try an empty crop again mirrored (vision.crops.detect_crop)",
+    )
+    ap.add_argument(
+        "--det-conf", type=float, default=None, help="min detection confidence (default: vision's)"
+    )
+    ap.add_argument("--presence-conf", type=float, default=None, help="min presence confidence (same)")
+    ap.add_argument(
+        "--negatives",
+        type=Path,
+        default=None,
+        metavar="BUNDLE",
+        help="also count false hands on hand-free crops (backgrounds, --real photos, BUNDLE's head zones)",
+    )
     args = ap.parse_args(argv)
 
     from vision.landmarker import HandTracker
 
+    def tracker_for(args: argparse.Namespace) -> HandTracker:
+        conf = {}
+        if args.det_conf is not None:
+            conf["min_detection_confidence"] = args.det_conf
+        if args.presence_conf is not None:
+            conf["min_presence_confidence"] = args.presence_conf
+        return HandTracker(args.model, mode="image", num_hands=2, **conf)
+
     if args.contact:
-        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
+        with tracker_for(args) as tracker:
             missed = contact_sheet(tracker, args.contact, args.contact_size, args.seed, args.window)
         print(f"wrote {args.contact}: MediaPipe missed {missed} of {4 * len(POSES)} hands")
         return 0
     sizes = tuple(int(s) for s in args.sizes.split(","))
     if args.timing:
-        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
+        with tracker_for(args) as tracker:
             print("\n".join(timing(tracker, sizes)))
         return 0
-    if args.real:
-        with HandTracker(args.model, mode="image", num_hands=2) as tracker:
-            print("\n".join(real_baseline(tracker, args.real, sizes, args.blur, args.window)))
-        print()
+    if args.real or args.negatives:
+        # the reference hands of the real photos: found at full size with fixed confidences
+        with (
+            HandTracker(
+                args.model, num_hands=4, min_detection_confidence=0.5, min_presence_confidence=0.5
+            ) as ref,
+            tracker_for(args) as tracker,
+        ):
+            if args.real:
+                print(
+                    "\n".join(
+                        real_baseline(
+                            tracker, ref, args.real, sizes, args.blur, args.window, args.retry_mirrored
+                        )
+                    )
+                )
+                print()
+            if args.negatives:
+                photos = args.real or Path(__file__).resolve().parent.parent.parent / "shared" / "real_hands"
+                negs = handfree_crops(ref, photos, args.negatives, args.seed)
+                print("\n".join(false_hands(tracker, negs, args.retry_mirrored)))
+                print()
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
     outcomes = []
     t0 = time.perf_counter()
-    with HandTracker(args.model, mode="image", num_hands=2) as tracker:
+    with tracker_for(args) as tracker:
         for case in cases:
-            outcomes.append(run_case(tracker, case, args.window))
+            outcomes.append(run_case(tracker, case, args.window, args.retry_mirrored))
     elapsed = time.perf_counter() - t0
     if not outcomes:
         return 0
@@ -485,7 +629,9 @@ def main(argv: list[str] | None = None) -> int:
     lo, hi = wilson(len(det), len(outcomes))
     print(
         f"{len(outcomes)} hands in {elapsed:.0f} s; blur sigma {args.blur} px; "
-        f"crop {args.window:g} hand lengths, upscaled toward 256 px (at most 4x)"
+        f"crop {args.window:g} hand lengths, upscaled toward 256 px (at most 4x); "
+        f"{sum(o.calls for o in outcomes) / len(outcomes):.2f} detector calls per hand"
+        + ("; empty crops tried again mirrored" if args.retry_mirrored else "")
     )
     print(
         f"detected {len(det)}/{len(outcomes)} ({100 * len(det) / len(outcomes):.1f}%, "

@@ -13,8 +13,16 @@ more pixels to work with. So:
   more expensive pass);
 - :func:`motion_roi`: one tight window around what moved in a zone between two frames (the cheap pass
   for a hand arriving on the table);
-- :func:`extract` cuts and resizes; :meth:`CropSpec.to_frame` maps points back; :func:`detect_in_crops`
-  runs a tracker over several crops and merges the hands found twice.
+- :func:`extract` cuts and resizes; :meth:`CropSpec.to_frame` maps points back; :func:`detect_crop`
+  runs a tracker on one crop (optionally once more, mirrored, when it finds nothing);
+  :func:`detect_in_crops` runs it over several crops and merges the hands found twice.
+
+What the detector is handed is the frame's own pixels, cubic-upscaled, and nothing more. Measured on
+rendered life-size hands and real photos (``bench/RESULTS.md``, "Rendered hands vs MediaPipe"): an unsharp
+mask after upscaling, CLAHE on luminance, a contrast stretch, gamma 0.8, Lanczos and a 384 px target each
+found the same or fewer hands; sharpening and CLAHE lost 5 to 28 points. What helps is the landmarker's
+confidence thresholds (:mod:`vision.landmarker`) and, at the price of a second call on every empty crop,
+the mirrored retry.
 
 Measured with real MediaPipe on real hands pasted at 40–60 px into 1080p frames: see
 ``bench/RESULTS.md`` ("Small hands: seat crops").
@@ -279,10 +287,43 @@ def merge_hands(hands: HandLandmarks, *, iou: float = 0.3) -> HandLandmarks:
     return hands.select(np.array(sorted(keep), dtype=np.int64))
 
 
+def mirrored(hands: HandLandmarks, width: int) -> HandLandmarks:
+    """Hands found in a left-right mirrored image of ``width`` pixels, in the unmirrored image: x -> width - x
+    (MediaPipe's pixel x is continuous, 0 at the left edge, ``width`` at the right), world x negated,
+    left and right swapped."""
+    pts = hands.points.copy()
+    pts[..., 0] = width - pts[..., 0]
+    world = None
+    if hands.world is not None:
+        world = hands.world.copy()
+        world[..., 0] = -world[..., 0]
+    return HandLandmarks(pts, (1 - hands.handedness).astype(np.int8), hands.score, world)
+
+
+def detect_crop(
+    detector: _Detector, frame: npt.NDArray[np.uint8], spec: CropSpec, *, retry_mirrored: bool = False
+) -> tuple[HandLandmarks, int]:
+    """Hands in one crop (frame pixels) and how many detector calls it took. With ``retry_mirrored``, a crop
+    where nothing is found is tried once more mirrored left-right: the palm detector is not symmetric,
+    and a hand it misses one way it often finds the other (bench/RESULTS.md, "Rendered hands vs
+    MediaPipe"); it costs a second call on every empty crop."""
+    image = extract(frame, spec)
+    hands = detector.detect(image)
+    if len(hands) or not retry_mirrored:
+        return spec.hands_to_frame(hands), 1
+    again = detector.detect(np.ascontiguousarray(image[:, ::-1]))
+    return spec.hands_to_frame(mirrored(again, image.shape[1])), 2
+
+
 def detect_in_crops(
-    detector: _Detector, frame: npt.NDArray[np.uint8], specs: Sequence[CropSpec], *, iou: float = 0.3
+    detector: _Detector,
+    frame: npt.NDArray[np.uint8],
+    specs: Sequence[CropSpec],
+    *,
+    iou: float = 0.3,
+    retry_mirrored: bool = False,
 ) -> HandLandmarks:
-    """Run ``detector`` (an IMAGE-mode :class:`vision.landmarker.HandTracker`) on every crop; the
-    hands in frame pixels, duplicates from overlapping crops merged."""
-    found = [spec.hands_to_frame(detector.detect(extract(frame, spec))) for spec in specs]
+    """Run ``detector`` (an IMAGE-mode :class:`vision.landmarker.HandTracker`) on every crop (see
+    :func:`detect_crop`); the hands in frame pixels, duplicates from overlapping crops merged."""
+    found = [detect_crop(detector, frame, spec, retry_mirrored=retry_mirrored)[0] for spec in specs]
     return merge_hands(HandLandmarks.concat(found), iou=iou)

@@ -12,9 +12,11 @@ from vision.crops import (
     CropSpec,
     crop_around,
     crop_for_zone,
+    detect_crop,
     detect_in_crops,
     extract,
     merge_hands,
+    mirrored,
     motion_roi,
     tile_zone,
 )
@@ -140,3 +142,50 @@ def test_tiles_find_a_real_life_size_hand_the_whole_frame_misses(shared_dir: Pat
     assert len(whole) == 0
     assert len(tiled) == 1
     np.testing.assert_allclose(tiled.bboxes()[0], truth, atol=8)
+
+
+def test_mirrored_maps_hands_back_to_the_unmirrored_image() -> None:
+    hand = _hand_at(10, 20, 30, 0.8)
+    world = np.zeros((1, 21, 3), np.float32)
+    world[0, :, 0] = np.linspace(-0.05, 0.05, 21)
+    hand = HandLandmarks(hand.points, np.array([0], np.int8), hand.score, world)
+    back = mirrored(hand, 100)
+    np.testing.assert_allclose(back.points[0, :, 0], 100 - hand.points[0, :, 0])
+    np.testing.assert_allclose(back.points[0, :, 1:], hand.points[0, :, 1:])
+    np.testing.assert_allclose(back.world[0, :, 0], -world[0, :, 0])  # type: ignore[index]
+    assert back.handedness.tolist() == [1]
+    np.testing.assert_allclose(mirrored(back, 100).points, hand.points)
+
+
+class _OnlyOneWay:
+    """A detector that finds a hand only when the bright blob is in the image's left half (like a palm
+    detector that misses a hand one way round), and counts its calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def detect(self, image_rgb: np.ndarray, ts_ms: int | None = None) -> HandLandmarks:
+        self.calls += 1
+        ys, xs = np.nonzero(image_rgb[:, :, 0] > 128)
+        if len(xs) == 0 or xs.mean() > image_rgb.shape[1] / 2:
+            return HandLandmarks.empty()
+        return _hand_at(float(xs.min()), float(ys.min()), float(xs.max() - xs.min()), 0.9)
+
+
+def test_an_empty_crop_is_tried_again_mirrored_only_when_asked() -> None:
+    frame = np.zeros(FRAME, np.uint8)
+    cv2.rectangle(frame, (1060, 600), (1100, 640), (255, 255, 255), -1)  # right half of the zone crop
+    spec = crop_for_zone(FRAME, ZONE)
+    det = _OnlyOneWay()
+    hands, calls = detect_crop(det, frame, spec)
+    assert (len(hands), calls, det.calls) == (0, 1, 1)
+    hands, calls = detect_crop(det, frame, spec, retry_mirrored=True)
+    assert (len(hands), calls, det.calls) == (1, 2, 3)
+    x0, y0, x1, y1 = hands.bboxes()[0]
+    assert (x0, y0, x1, y1) == pytest.approx((1060, 600, 1100, 640), abs=2.0), "back in frame pixels"
+    # a crop where the first try finds the hand costs one call
+    left = np.zeros(FRAME, np.uint8)
+    cv2.rectangle(left, (820, 600), (860, 640), (255, 255, 255), -1)
+    assert detect_crop(det, left, spec, retry_mirrored=True)[1] == 1
+    merged = detect_in_crops(det, frame, [spec], retry_mirrored=True)
+    assert len(merged) == 1
