@@ -128,7 +128,23 @@ def quiet_fidgets(
 
 def analyse_night(bundle: Path) -> tuple[list[Any], float, float, list[tuple[int, int, str]]]:
     """Night events over the analyser's night/shooting stretches; (events, pass seconds, night seconds,
-    stretches)."""
+    stretches). Kept in the bundle as ``nightwatch-<version>.json`` and read back from there, so that a
+    night is watched once per version of the watch (several runs may share the nights)."""
+    from gamelog.events import event_to_json, parse_event
+    from vision.nightwatch import VERSION
+
+    cache = bundle / f"nightwatch-{VERSION}.json"
+    if cache.exists():
+        got = json.loads(cache.read_text(encoding="utf-8"))
+        evs = [parse_event(e) for e in got["events"]]
+        return evs, got["pass_s"], got["night_s"], [tuple(x) for x in got["stretches"]]
+    evs, spent, night_s, sts = _watch(bundle)
+    obj = {"events": [event_to_json(e) for e in evs], "pass_s": spent, "night_s": night_s, "stretches": sts}
+    cache.write_text(json.dumps(obj) + "\n", encoding="utf-8")
+    return evs, spent, night_s, sts
+
+
+def _watch(bundle: Path) -> tuple[list[Any], float, float, list[tuple[int, int, str]]]:
     from gamelog.bundle import load_bundle
     from vision.nightwatch import night_pass
     from vision.schedule import plan, split_for_workers
@@ -284,6 +300,7 @@ def main() -> int:
     ap.add_argument("--fps", type=int, default=10)
     ap.add_argument("--build-only", action="store_true", help="render the nights, watch nothing")
     ap.add_argument("--part", choices=("all", "episodes", "quiet"), default="all", help="what to watch")
+    ap.add_argument("--from-episode", type=int, default=0, help="watch episodes from this index only")
     ap.add_argument("--cost-days", type=int, default=2, help="days of the random game for the cost (0: skip)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list misses and false alarms")
@@ -309,7 +326,7 @@ def main() -> int:
                 seed=i if args.seed == 1 else args.seed * 1000 + i, wakeups=args.seed != 1,
             )  # fmt: skip
             print(f"built {out.name} in {time.monotonic() - t0:.0f} s", flush=True)
-        if args.build_only or args.part == "quiet":
+        if args.build_only or args.part == "quiet" or i < args.from_episode:
             continue
         truth = json.loads((out / "truth.json").read_text())
         events, spent, ns, _ = analyse_night(out)

@@ -21,7 +21,9 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
 **Fidget or violation** is told by size and duration in the seat's own scale, never by pixel counts:
 every seat has ``scale`` (its head width) and ``rise`` (how far a rise above the table shows at that seat:
 from its table zone to its raise zone). A head moved by d px changes about 2·d·width px (the strip it
-left and the strip it covers), so its move is d / rise; a head up needs :data:`LIFT_MIN` of the rise held
+left and the strip it covers), so its move is d / rise (an estimate that reads low: the strips' ends stick
+out of the head path and are not counted, and strips a pixel or two thin vanish in the speck filter, so a
+nod of a few per cent reads about nothing); a head up needs :data:`LIFT_MIN` of the rise held
 for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns). A hand
 counts only when its change spans :data:`SPAN_MIN` head widths and covers :data:`AREA_MIN` of a head's
 square (a gesture or a touch carries the hand well away from its rest; a hand shifted a few centimetres
