@@ -151,6 +151,7 @@ class LiveVision:
         self._queued = 0
         self._qlock = threading.Lock()
         self._open = False  # read by offer() on the fan-out thread
+        self._close_after_check = False
         self._pre: deque[TapFrame] = deque(maxlen=PRE_ROLL)  # the latest frames while no window is open
         self.events: list[Event] = []  # every live vision event, in the order seen
         self.dropped = 0
@@ -181,7 +182,8 @@ class LiveVision:
         self._open = True
 
     def close_window(self) -> None:
-        self._open = False
+        """End the window (the host's count). A check still under way finishes first: a host who types the
+        count before vision is done still gets vision's count."""
         self._q.put(("close", None))
 
     def request_check(self, marks: Sequence[Event], stop: VoteStop, seats: Sequence[int]) -> None:
@@ -260,6 +262,11 @@ class LiveVision:
                 self._queued -= 1
             self._frame(arg)
         elif kind == "open":
+            if self._check is not None:  # a new window before the last check ended: report that one now
+                chk, self._check = self._check, None
+                self._report(chk, self._win)
+            self._close_after_check = False
+            self._open = True  # (a close handled just now may have cleared it)
             self._win = _Window(arg[0], arg[1], events=[])
             with self._qlock:
                 pre = list(self._pre)
@@ -267,7 +274,11 @@ class LiveVision:
             for frame in pre:
                 self._frame(frame)
         elif kind == "close":
-            self._win = None
+            if self._check is not None:
+                self._close_after_check = True
+            else:
+                self._win = None
+                self._open = False
         elif kind == "check":
             self._check = arg
         elif kind == "events":
@@ -368,6 +379,10 @@ class LiveVision:
                 return
         self._check = None
         self._report(chk, win)
+        if self._close_after_check:
+            self._close_after_check = False
+            self._win = None
+            self._open = False
 
     def _sound_pending(self, key_ms: int) -> bool:
         """True while the sound just after the keystroke has not arrived yet (there is sound at all)."""

@@ -161,6 +161,36 @@ def test_the_landmarker_is_loaded_and_run_once_before_the_first_window(tmp_path:
     assert live.frames_fed == 1 and len(finders) == 1  # the warm finder was reused
 
 
+def test_a_count_typed_before_vision_is_done_still_gets_vision_s_count(tmp_path: Path) -> None:
+    """The host types the count while the check still waits for frames past the stop: the window stays
+    open for the check, which then counts (it used to report "no frames" for a closed window)."""
+    results: list[LiveResult] = []
+    done = threading.Event()
+
+    def got(r: LiveResult) -> None:
+        results.append(r)
+        done.set()
+
+    live = LiveVision(tmp_path, rules_for("federation"), layout(), on_result=got, finder_factory=SquareFinder)
+    try:
+        call = VoteCall(t=1000, src="host", id="h0001", round="main", candidate=7)
+        live.open_window(call)
+        for i in range(20):  # up to 1760 ms: not yet the 150 ms past the stop the check waits for
+            t = 1000 + i * 40
+            live.offer(tap_frame(t, (3,) if t >= 1200 else ()))
+        stop = VoteStop(t=1700, src="host", id="h0002")
+        live.request_check([call, stop], stop, range(1, 11))
+        live.close_window()  # the host's count, typed at once
+        for i in range(20, 30):  # the frames past the stop still reach the check
+            live.offer(tap_frame(1000 + i * 40, (3,)))
+        assert done.wait(10)
+    finally:
+        live.stop()
+    (r,) = results
+    assert (r.call_id, r.count, r.voters) == ("h0001", 1, (3,))
+    assert r.frames >= 22
+
+
 def test_without_a_layout_the_check_says_so(tmp_path: Path) -> None:
     results: list[LiveResult] = []
     done = threading.Event()
