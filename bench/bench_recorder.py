@@ -140,6 +140,7 @@ class Replay:
     marks: list[dict[str, Any]]
     onsets: dict[str, float]  # mark id -> truth onset (game ms)
     alive: dict[str, tuple[int, ...]]  # vote_stop id -> the seats at the table then
+    loop_len_ms: float = 1e12
     loop_starts: list[int] = field(default_factory=list)  # media ms of each loop's first frame
     checks: list[dict[str, Any]] = field(default_factory=list)
     _pending: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -160,7 +161,10 @@ class Replay:
                     break
                 self._tl_pos += len(line)
                 if b'"kind":"segment"' in line:
-                    self.loop_starts.append(int(json.loads(line)["start_ms"]))
+                    # a segment may open a frame or two into its loop: the loop began that much earlier
+                    rec = json.loads(line)
+                    into = round(1000 * (rec.get("source_s") or 0.0) % self.loop_len_ms)
+                    self.loop_starts.append(int(rec["start_ms"]) - into)
 
     def due(self) -> float | None:
         """Media ms of the next mark (None: no loop started yet, or this loop's marks are done)."""
@@ -257,7 +261,7 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
     layout = read_layout(SAMPLE / "layout.json", seats=10).layouts[-1]
     live = LiveVision(bundle, rules, layout, sound=session.pcm, warm_width=cfg.tap_width)
     live.warm.wait(60)  # the console loads the landmarker while the camera opens
-    replay = Replay(session, live, marks, onsets, alive)
+    replay = Replay(session, live, marks, onsets, alive, loop_len_ms=loop)
     live.on_result = replay.on_result
     quit_fan = threading.Event()
 

@@ -379,6 +379,7 @@ class RecordingSession:
                     "fps": spec.fps,
                     "size": [w, h],
                     "audio": audio.describe() if audio else None,
+                    "source_s": frame.source_pts,  # where in a file source the segment starts (else None)
                 },
                 sync=True,
             )
