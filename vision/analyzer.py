@@ -322,15 +322,16 @@ def _audio_pass(
         warnings.append(f"{path}: the recording has no audio track; vote windows close at the keystrokes")
         write_events_replace(path / AUDIO_FILE, [])
         return 0
-    evs: list[Event] = list(onset_events(marks, audio))
-    if spot_words:
-        from vision.keywords import load_templates, spot_marks
+    from vision.keywords import load_templates, spot_marks
 
-        try:
-            templates = load_templates(path)  # [] when the bundle has no voice_templates/
-        except ValueError as e:
-            warnings.append(str(e))
-            templates = []
+    try:
+        templates = load_templates(path)  # [] when the bundle has no voice_templates/
+    except ValueError as e:
+        warnings.append(str(e))
+        templates = []
+    # With the host's templates, each mark's word is also laid over the audio (onsets in noisy rooms).
+    evs: list[Event] = list(onset_events(marks, audio, templates=templates))
+    if spot_words:
         if not templates:
             warnings.append(f"{path}: no voice templates recorded; no marks proposed from the host's voice")
         else:

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -136,3 +138,21 @@ def test_onset_events_with_templates_record_method_and_score() -> None:
     assert len(evs) == 1 and evs[0].ref == "h3" and abs(evs[0].t - truth) <= 30
     assert evs[0].extra["method"] == "template" and 0 < float(evs[0].extra["score"]) < 0.55
     assert evs[0].id == "aud:speech_onset:h3:0.4"
+
+
+def test_the_analysers_audio_pass_uses_the_bundles_templates(tmp_path: Path) -> None:
+    from gamelog.events import SpeechOnset
+    from gamelog.jsonl import read_events
+    from vision.analyzer import _audio_pass
+    from vision.keywords import save_templates, write_wav
+
+    audio, truth = scene("спасибо", noise_db=-33.0, seed=8)  # energy onsets drown here
+    write_wav(tmp_path / "room.wav", audio.samples)
+    marks = [VoteStop(t=round(truth) + 210, src="host", id="h9")]
+    warnings: list[str] = []
+    assert _audio_pass(tmp_path, ["room.wav"], list(marks), warnings) == 0  # no templates: no event
+    save_templates(tmp_path, [template("спасибо")])
+    assert _audio_pass(tmp_path, ["room.wav"], list(marks), warnings) == 1
+    evs = [e for e in read_events(tmp_path / "audio.jsonl").events if isinstance(e, SpeechOnset)]
+    assert len(evs) == 1 and evs[0].ref == "h9" and abs(evs[0].t - truth) <= 30
+    assert evs[0].extra["method"] == "template"
