@@ -186,8 +186,8 @@ def build_night(
         legit = _add_wakeups(
             perf,
             [
-                (night_ms - 9000, ROLES["don"], "don_check"),
-                (night_ms - 6000, ROLES["sheriff"], "sheriff_check"),
+                (night_ms - 9000, script.roles.don, "don_check"),
+                (night_ms - 6000, script.roles.sheriff, "sheriff_check"),
             ],
         )
     done = _add_fidgets(perf, scene, fidgets or [], np.random.default_rng([seed, 0xF1]))

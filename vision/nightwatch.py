@@ -245,7 +245,8 @@ def reference(times: np.ndarray, frames: np.ndarray) -> np.ndarray:
     if len(settled) < 5:
         settled = frames
     pick = settled[np.unique(np.linspace(0, len(settled) - 1, min(len(settled), REF_SAMPLES)).astype(int))]
-    return np.median(pick, axis=0).astype(np.uint8)
+    ref: np.ndarray = np.median(pick, axis=0).astype(np.uint8)
+    return ref
 
 
 def _idx(mask: np.ndarray) -> np.ndarray:
