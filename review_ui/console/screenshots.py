@@ -69,6 +69,7 @@ def main(argv: list[str]) -> int:
         win.resize(1600, 960)
         _until(app, lambda: win.model.recording and win.view.image is not None)
         # the clip's time 0 is the first segment's first pts: keys at the clip's times, shifted by it
+        _until(app, lambda: any(r["kind"] == "segment" for r in read_timeline(bundle / "timeline.jsonl")))
         seg = next(r for r in read_timeline(bundle / "timeline.jsonl") if r["kind"] == "segment")
         shift = int(seg["start_ms"])
         names = ["Бриз", "Штиль", "Орбита", "Шмель", "Сова", "Арчи", "Марс", "Ферзь", "Мира", "Лотос"]

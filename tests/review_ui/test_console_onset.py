@@ -56,9 +56,14 @@ def test_the_window_closes_at_the_spoken_onset_not_at_the_key(
         tmp_path / "game", FileSource(clip, speed=1.0), config=RecorderConfig(tap_width=640), lang="en"
     )
     qtbot.addWidget(win, before_close_func=lambda w: finish(qtbot, w))
-    qtbot.waitUntil(lambda: win.model.recording and win.bridge.status().segment is not None, timeout=WAIT)
+    timeline = tmp_path / "game" / "timeline.jsonl"
+
+    def segments() -> list[dict]:
+        return [r for r in read_timeline(timeline) if r["kind"] == "segment"] if timeline.exists() else []
+
+    qtbot.waitUntil(lambda: win.model.recording and bool(segments()), timeout=WAIT)
     # media time of the clip's start: the segment's first pts (the file plays from there in real time)
-    seg = next(r for r in read_timeline(tmp_path / "game" / "timeline.jsonl") if r["kind"] == "segment")
+    seg = segments()[0]
     game_to_media = seg["start_ms"] - CLIP_FROM_MS
     assert seg["audio"], "the clip's sound must be recorded"
 
