@@ -45,6 +45,7 @@ from review_ui.console.pinning import pin_singletons
 from review_ui.console.press_time import PressClock
 from review_ui.console.preview import PreviewMaker
 from review_ui.console.recorder_bridge import RecorderBridge
+from review_ui.console.voice_step import VoiceStep
 from review_ui.console.zones import best_proposal
 from review_ui.i18n import LANGUAGE_NAMES, LANGUAGES, Language
 from review_ui.signals import emit
@@ -107,13 +108,17 @@ class ConsoleWindow(QMainWindow):
         self.propose.clicked.connect(self.propose_layout)
         self.stop_button = QPushButton()
         self.stop_button.clicked.connect(self.stop_recording)
+        self.voice_button = QPushButton()
+        self.voice_button.clicked.connect(self.open_voice_step)
+        self.voice_step: VoiceStep | None = None
         _no_focus(self.rules, self.secrecy, self.language, self.calibrate, self.propose, self.stop_button)
+        _no_focus(self.voice_button)
         bar = QHBoxLayout()
         widgets: list[QWidget] = [self.rules_label, self.rules, self.secrecy, self.language]
         for w in widgets:
             bar.addWidget(w)
         bar.addStretch(1)
-        for button in (self.calibrate, self.propose, self.stop_button):
+        for button in (self.voice_button, self.calibrate, self.propose, self.stop_button):
             bar.addWidget(button)
         self.calib_hint = QLabel()
         self.calib_hint.setWordWrap(True)
@@ -191,6 +196,7 @@ class ConsoleWindow(QMainWindow):
         self.calibrate.setText(ctr(t, "calibrate_done") if self.view.calibrating else ctr(t, "calibrate"))
         self.propose.setText(ctr(t, "calibrate_propose"))
         self.stop_button.setText(ctr(t, "stop"))
+        self.voice_button.setText(ctr(t, "voice_button"))
         self.calib_hint.setText(ctr(t, "calibrate_hint"))
 
     # ---- keys -----------------------------------------------------------------------------------------
@@ -202,6 +208,9 @@ class ConsoleWindow(QMainWindow):
         if not isinstance(obj, QWidget) or obj.window() is not self:
             return False
         assert isinstance(event, QKeyEvent)
+        if event.key() == Qt.Key.Key_F8 and not event.isAutoRepeat():
+            self.open_voice_step()
+            return True
         # minus the time the event waited for a busy UI thread (from the window system's timestamp)
         t_ms = max(0, t_ms - round(self.press_clock.wait_ms(event.timestamp(), time.monotonic() * 1000)))
         focus = QApplication.focusWidget()
@@ -275,6 +284,25 @@ class ConsoleWindow(QMainWindow):
         if self._closing:
             self.close()
 
+    # ---- the host's voice templates ------------------------------------------------------------------
+
+    def open_voice_step(self) -> VoiceStep:
+        """Show the "Voice templates" window (made once; it listens to the recording's sound)."""
+        if self.voice_step is None:
+            self.voice_step = VoiceStep(
+                self.bundle, self.bridge.session.pcm, self.bridge.media_ms, self.lang, parent=self
+            )
+            self.voice_step.saved.connect(self._on_templates_saved)
+        self.voice_step.show()
+        self.voice_step.raise_()
+        self.voice_step.activateWindow()
+        return self.voice_step
+
+    def _on_templates_saved(self, templates: list[object]) -> None:
+        if self.live is not None:
+            self.live.set_templates(templates)
+        self.model.say(Msg("voice_saved", (("n", len(templates)),)))
+
     def _push_game(self) -> None:
         self.bridge.update_game(self.model.names, self.model.rule_set.name)
 
@@ -288,6 +316,8 @@ class ConsoleWindow(QMainWindow):
             event.ignore()  # closes itself once the recording is finished
             return
         self._closing = True
+        if self.voice_step is not None:
+            self.voice_step.stop_listening()
         self._preview.stop()
         self.probe.stop()
         if self._app is not None:

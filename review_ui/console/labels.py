@@ -93,6 +93,9 @@ LABELS: dict[str, dict[str, str]] = {
         "ru": "«Спасибо» сказано за {ms} мс до нажатия: окно закрыто по голосу",
         "en": "«Спасибо» spoken {ms} ms before the key: window closed at the voice",
     },
+    "onset_by_energy": {"ru": "по громкости", "en": "by loudness"},
+    "onset_by_template": {"ru": "по образцу голоса", "en": "by the host's template"},
+    "onset_by_both": {"ru": "громкость и образец совпали", "en": "loudness and template agree"},
     "live_no_onset": {
         "ru": "начало «Спасибо» не найдено: окно закрыто по нажатию",
         "en": "no onset of «Спасибо» found: window closed at the key",
@@ -137,6 +140,43 @@ LABELS: dict[str, dict[str, str]] = {
     "start_failed": {"ru": "Запись не началась: {error}", "en": "The recording did not start: {error}"},
     "timer_warn": {"ru": "Осталось {s} секунд", "en": "{s} seconds left"},
     "timer_over": {"ru": "Время вышло", "en": "Time is up"},
+    # the voice templates step
+    "voice_button": {"ru": "Голос ведущего (F8)", "en": "Voice templates (F8)"},
+    "voice_title": {"ru": "Голос ведущего: образцы слов", "en": "The host's voice templates"},
+    "voice_hint": {
+        "ru": "Нажмите «Начать» и произносите каждое слово, когда оно появится, один раз, как в игре. "
+        "Запись игры при этом продолжается.",
+        "en": "Press Start and say each word once when it appears, as in a game. The recording goes on.",
+    },
+    "voice_start": {"ru": "Начать", "en": "Start"},
+    "voice_repeat": {"ru": "Повторить слово (Enter)", "en": "Repeat the word (Enter)"},
+    "voice_close": {"ru": "Закрыть", "en": "Close"},
+    "voice_say": {"ru": "Скажите: «{word}»", "en": "Say: «{word}»"},
+    "voice_done": {"ru": "Все слова записаны", "en": "All words recorded"},
+    "voice_listening": {"ru": "слушаю…", "en": "listening…"},
+    "voice_row": {
+        "ru": "{word} — {s:.2f} с, пик {db:.0f} дБFS, над шумом {snr:.0f} дБ",
+        "en": "{word} — {s:.2f} s, peak {db:.0f} dBFS, {snr:.0f} dB over the room",
+    },
+    "voice_heard": {"ru": "Записано «{word}» ({s:.2f} с)", "en": "Got «{word}» ({s:.2f} s)"},
+    "voice_again": {"ru": "Скажите ещё раз: «Повторить».", "en": "Say it again: press Repeat."},
+    "voice_nothing": {"ru": "Слово не услышано.", "en": "No word heard."},
+    "voice_too_short": {"ru": "Слишком коротко ({ms} мс).", "en": "Too short ({ms} ms)."},
+    "voice_too_long": {
+        "ru": "Слишком длинно (больше {max:.1f} с) или шумно.",
+        "en": "Too long (over {max:.1f} s) or noisy.",
+    },
+    "voice_too_quiet": {
+        "ru": "Слишком тихо ({db} дБ над шумом): ближе к микрофону.",
+        "en": "Too quiet ({db} dB over the room): closer to the microphone.",
+    },
+    "voice_clipped": {
+        "ru": "Перегруз: звук обрезан. Тише или дальше от микрофона.",
+        "en": "Clipped: too loud. Softer or farther from the microphone.",
+    },
+    "voice_saved": {"ru": "Образцы голоса сохранены: {n} слов", "en": "Voice templates saved: {n} words"},
+    "voice_save_failed": {"ru": "Образцы не сохранены: {error}", "en": "Templates not saved: {error}"},
+    "voice_no_sound": {"ru": "В записи нет звука", "en": "The recording has no sound"},
 }
 
 

@@ -58,6 +58,17 @@ def existing_layout(bundle: Path, seats: int) -> Layout | None:
         return None
 
 
+def existing_templates(bundle: Path) -> list[Any]:
+    """The host's voice templates already in the bundle (``voice_templates/``), [] when none or unreadable."""
+    from vision.keywords import load_templates
+
+    try:
+        return list(load_templates(bundle))
+    except ValueError as e:
+        log.warning("%s", e)
+        return []
+
+
 def open_console(
     bundle: Path,
     source: Any,
@@ -84,6 +95,7 @@ def open_console(
             finder_factory=finder_factory,
             sound=session.pcm,
             warm_width=config.tap_width,
+            templates=existing_templates(bundle),
         )
         if vision
         else None

@@ -75,6 +75,7 @@ class LiveResult:
     onset_t: int | None = None  # the spoken onset of «Спасибо» that closed the window (None: the keystroke)
     onset_conf: float | None = None
     heard: bool = False  # sound was at hand for this check (False: no audio, the keystroke closed it)
+    onset_method: str | None = None  # "energy", "template" or "both" (vision.onsets.Onset.method)
 
     @property
     def close_t(self) -> int:
@@ -90,13 +91,13 @@ class SoundTap(Protocol):
     def window(self, start_ms: float, end_ms: float) -> Any: ...
 
 
-OnsetFinder = Callable[[Any, float], Any]  # (vision.onsets.Audio, key ms) -> Onset | None
+OnsetFinder = Callable[[Any, float, Sequence[Any]], Any]  # (Audio, key ms, templates) -> Onset | None
 
 
-def default_onset_finder(audio: Any, key_ms: float) -> Any:
+def default_onset_finder(audio: Any, key_ms: float, templates: Sequence[Any] = ()) -> Any:
     from vision.onsets import find_onset
 
-    return find_onset(audio, key_ms)
+    return find_onset(audio, key_ms, templates=templates)
 
 
 FinderFactory = Callable[[Layout], Any]
@@ -138,8 +139,11 @@ class LiveVision:
         sound: SoundTap | None = None,
         onset_finder: OnsetFinder = default_onset_finder,
         warm_width: int | None = None,
+        templates: Sequence[Any] = (),
     ) -> None:
         self.bundle = bundle
+        # the host's recorded words (vision.keywords.Template): the onset is looked for with them
+        self.templates: tuple[Any, ...] = tuple(templates)
         self.wait_limit_s = WAIT_LIMIT_S  # then count what was seen and heard
         self.sound = sound
         self._onset_finder = onset_finder
@@ -171,6 +175,10 @@ class LiveVision:
 
     def set_layout(self, layout: Layout | None) -> None:
         self._q.put(("layout", layout))
+
+    def set_templates(self, templates: Sequence[Any]) -> None:
+        """The host's voice templates (``vision.keywords.Template``) for the onsets from now on."""
+        self._q.put(("templates", tuple(templates)))
 
     def set_rules(self, rules: RuleSet) -> None:
         self._q.put(("rules", rules))
@@ -293,6 +301,8 @@ class LiveVision:
                 self._win.watch = None
         elif kind == "rules":
             self.rules = arg
+        elif kind == "templates":
+            self.templates = arg
 
     def _frame(self, frame: TapFrame) -> None:
         win = self._win
@@ -391,39 +401,41 @@ class LiveVision:
         covered = self.sound.covered_ms()
         return covered is not None and covered < key_ms + ONSET_AFTER_MS
 
-    def _onset(self, stop: VoteStop) -> tuple[SpeechOnset | None, bool]:
+    def _onset(self, stop: VoteStop) -> tuple[SpeechOnset | None, bool, str | None]:
         """The spoken onset of the word the keystroke ended, from the recorded sound; (onset, heard)."""
         if self.sound is None:
-            return None, False
+            return None, False, None
         pcm = self.sound.window(stop.t - ONSET_BEFORE_MS, stop.t + ONSET_AFTER_MS)
         if pcm is None:
-            return None, False
-        from vision.onsets import Audio
+            return None, False, None
+        from vision.onsets import Audio, templates_for
 
-        found = self._onset_finder(Audio(pcm.samples, pcm.start_ms), float(stop.t))
+        words = templates_for(stop, self.templates) if self.templates else []
+        found = self._onset_finder(Audio(pcm.samples, pcm.start_ms), float(stop.t), words)
         if found is None or not stop.id:
-            return None, True
+            return None, True, None
         t = round(found.t)
         if not t < stop.t:
-            return None, True
+            return None, True, None
+        method = str(getattr(found, "method", "energy"))
         ev = SpeechOnset(
             t=t,
             src="audio",
             id=f"live-onset-{stop.id}",
             ref=stop.id,
             conf=round(min(1.0, max(0.0, float(found.conf))), 3),
-            extra={"analyser": ANALYSER, "key_t": stop.t},
+            extra={"analyser": ANALYSER, "key_t": stop.t, "method": method},
         )
         self._keep_file(ev)
-        return ev, True
+        return ev, True, method
 
     def _report(self, chk: _Check, win: _Window | None) -> None:
         try:
-            onset, heard = self._onset(chk.stop)
+            onset, heard, method = self._onset(chk.stop)
         except Exception as e:  # the keystroke still closes the window
             log.exception("live onset failed")
             self.error = f"{type(e).__name__}: {e}"
-            onset, heard = None, False
+            onset, heard, method = None, False, None
         ot = None if onset is None else onset.t
         oc = None if onset is None else onset.conf
         latency = round((time.monotonic() - chk.asked) * 1000)
@@ -447,6 +459,7 @@ class LiveVision:
                 ot,
                 oc,
                 heard,
+                method,
             )
         else:
             marks = [*chk.marks, onset] if onset is not None else list(chk.marks)
@@ -466,6 +479,7 @@ class LiveVision:
                     ot,
                     oc,
                     heard,
+                    method,
                 )
             else:
                 close = chk.stop.t if ot is None else ot
@@ -484,6 +498,7 @@ class LiveVision:
                     onset_t=ot,
                     onset_conf=oc,
                     heard=heard,
+                    onset_method=method,
                 )
         if self.on_result is not None:
             self.on_result(res)

@@ -153,7 +153,8 @@ class LivePanel(QFrame):
                 text += " · " + ctr(self.lang, "live_odd", seats=", ".join(map(str, v.odd)))
             self.vision.setText(text)
         if v is not None and v.onset_t is not None:
-            self.onset.setText(ctr(self.lang, "live_onset", ms=v.stop_t - v.onset_t))
+            by = f" ({ctr(self.lang, 'onset_by_' + v.onset_method)})" if v.onset_method else ""
+            self.onset.setText(ctr(self.lang, "live_onset", ms=v.stop_t - v.onset_t) + by)
         elif v is not None and v.heard:
             self.onset.setText(ctr(self.lang, "live_no_onset"))
         else:
