@@ -17,12 +17,15 @@ import pytest
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
+from recorder.pcmtap import PcmTap
 from recorder.session import RecorderConfig
 from recorder.sources import FileSource
 from recorder.timebase import read_timeline
 from review_ui.console.console_window import ConsoleWindow
 from review_ui.console.launch import open_console
 from review_ui.console.voice_capture import RATE, WORDS, Captured, Refused, cut_word
+from review_ui.console.voice_step import VoiceStep
+from review_ui.i18n import Language
 from tablesim.audio import SAMPLE_RATE, AudioKnobs, Track, resample, synthesize
 from tests.review_ui.test_console_window import WAIT, finish
 from vision.keywords import NUMBER_WORDS, load_templates
@@ -155,3 +158,33 @@ def test_the_cutter_takes_a_good_word_and_refuses_bad_ones() -> None:
     short = cut_word(click, 0.0, word, final=False)
     assert isinstance(short, Refused) and short.reason == "voice_too_short"
     assert cut_word(np.zeros(RATE * 2, np.float32), 0.0, word, final=True) == Refused("voice_nothing")
+
+
+def test_a_refused_word_is_shown_and_said_again(qtbot: QtBot, tmp_path: Path) -> None:
+    """The step on a real sound tap fed by hand: a clipped «Спасибо» is refused in red and nothing is kept;
+    Enter listens again, and the good one is taken and the next word prompted."""
+    tap = PcmTap()
+    track = tap.track(0.0)
+    clock = [0]
+    step = VoiceStep(tmp_path, tap, lambda: clock[0], Language("en"))
+    qtbot.addWidget(step)
+    step.show()
+    qtbot.mouseClick(step.start_button, Qt.MouseButton.LeftButton)
+    track.feed(np.clip(_word(3.0), -1.0, 1.0).astype("<f4").tobytes())
+    qtbot.waitUntil(lambda: step.last is not None, timeout=WAIT)
+    assert step.last == Refused("voice_clipped")
+    assert "Clipped" in step.message.text() and step.words[0] is None and step.current == 0
+    covered = tap.covered_ms()
+    assert covered is not None
+    clock[0] = round(covered)
+    qtbot.keyClick(step, Qt.Key.Key_Return)
+    assert step.last is None and step.listener is not None
+    track.feed(_word(0.4).astype("<f4").tobytes())
+    qtbot.waitUntil(lambda: step.words[0] is not None, timeout=WAIT)
+    got = step.words[0]
+    assert got is not None and got.start_ms > clock[0] and got.word == "Спасибо"
+    assert step.current == 1 and "один" in step.prompt.text()
+    assert step.rows.item(0).text().startswith("Спасибо — 0.")
+    assert not (tmp_path / "voice_templates").exists()  # saved only once every word is there
+    step.close()
+    assert step.listener is None
