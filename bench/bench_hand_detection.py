@@ -5,8 +5,11 @@ sees, a hand length in pixels), composites it at life size on a plausible backgr
 cloth, a player's clothes, noise), blurs and JPEG-compresses it like a video frame, then crops a square
 ``--window`` hand lengths wide around the hand with ``vision.crops`` (as its motion window does for a hand
 arriving in a seat zone; upscaled toward 256 px, at most 4x) and runs the real MediaPipe hand landmarker
-(IMAGE mode) on it. Error = mean distance of the 21 landmarks to the rendered joints, divided
-by the palm length (wrist → middle MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size.
+(IMAGE mode, ``vision.crops.detect_crop``; ``--retry-mirrored`` tries an empty crop again mirrored) on it.
+Error = mean distance of the 21 landmarks to the rendered joints, divided by the palm length (wrist → middle
+MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size. ``--det-conf``/``--presence-conf``
+override the landmarker's default thresholds; ``--negatives BUNDLE`` also counts false hands on hand-free
+crops (backgrounds, real photo windows clear of hands, the bundle's head zones).
 
     .venv/bin/python bench/bench_hand_detection.py --per-cell 3 --json /tmp/hands.json
 """
