@@ -176,7 +176,10 @@ LABELS: dict[str, dict[str, str]] = {
     },
     "voice_saved": {"ru": "Образцы голоса сохранены: {n} слов", "en": "Voice templates saved: {n} words"},
     "voice_save_failed": {"ru": "Образцы не сохранены: {error}", "en": "Templates not saved: {error}"},
-    "voice_no_sound": {"ru": "В записи нет звука", "en": "The recording has no sound"},
+    "voice_no_sound": {
+        "ru": "Звук не приходит: у записи нет микрофона?",
+        "en": "No sound arrives: does the recording have a microphone?",
+    },
 }
 
 

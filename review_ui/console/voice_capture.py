@@ -12,6 +12,7 @@ is refused with a reason the console shows, and the host says it again.
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -34,6 +35,7 @@ MIN_MS, MAX_MS = 150, 1500
 CLIP_LEVEL = 0.985
 MAX_CLIPPED = 4  # samples at full scale: more is a clipped word
 POLL_S = 0.05
+NO_SOUND_GRACE_S = 2.0  # wall time past the listening span with no sound arriving: the recording has none
 
 # (word, kind, target) in the order the host is asked for them
 WORDS: tuple[tuple[str, str, int | None], ...] = (
@@ -176,9 +178,13 @@ class WordListener:
 
     def _run(self) -> None:
         end = self.t0_ms + self.listen_ms
+        give_up = time.monotonic() + self.listen_ms / 1000.0 + NO_SOUND_GRACE_S
         while not self._cancel.wait(POLL_S):
             covered = self.sound.covered_ms()
             if covered is None or covered < self.t0_ms + END_QUIET_MS:
+                if time.monotonic() > give_up:  # no microphone, or the source stalled
+                    self._report(Refused("voice_no_sound"))
+                    return
                 continue
             final = covered >= end
             pcm = self.sound.window(self.t0_ms, min(covered, end))

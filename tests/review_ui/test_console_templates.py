@@ -23,7 +23,7 @@ from recorder.sources import FileSource
 from recorder.timebase import read_timeline
 from review_ui.console.console_window import ConsoleWindow
 from review_ui.console.launch import open_console
-from review_ui.console.voice_capture import RATE, WORDS, Captured, Refused, cut_word
+from review_ui.console.voice_capture import RATE, WORDS, Captured, Refused, WordListener, cut_word
 from review_ui.console.voice_step import VoiceStep
 from review_ui.i18n import Language
 from tablesim.audio import SAMPLE_RATE, AudioKnobs, Track, resample, synthesize
@@ -188,3 +188,10 @@ def test_a_refused_word_is_shown_and_said_again(qtbot: QtBot, tmp_path: Path) ->
     assert not (tmp_path / "voice_templates").exists()  # saved only once every word is there
     step.close()
     assert step.listener is None
+
+
+def test_a_recording_without_sound_is_told_not_waited_for_forever() -> None:
+    got: list[Captured | Refused] = []
+    listener = WordListener(PcmTap(), 0.0, WORDS[0], got.append, listen_ms=200)
+    listener.join(timeout=10)
+    assert got == [Refused("voice_no_sound")]
