@@ -163,11 +163,17 @@ class WordListener:
         on_done: Callable[[Captured | Refused], None],
         *,
         listen_ms: float = LISTEN_MS,
+        start: bool = True,
     ) -> None:
         self.sound, self.t0_ms, self.word, self.on_done = sound, t0_ms, word, on_done
         self.listen_ms = listen_ms
         self._cancel = threading.Event()
         self._thread = threading.Thread(target=self._run, name="console-voice", daemon=True)
+        if start:
+            self._thread.start()
+
+    def start(self) -> None:
+        """Start listening (made with ``start=False``)."""
         self._thread.start()
 
     def cancel(self) -> None:

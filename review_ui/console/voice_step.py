@@ -39,7 +39,9 @@ NEXT_GAP_MS = 150  # the next word is listened for from this long past the end o
 
 
 class _Relay(QObject):
-    heard = Signal(object)  # Captured | Refused, from the listener thread to the UI thread
+    heard = Signal(
+        object, object
+    )  # (listener, Captured | Refused), from the listener thread to the UI thread
 
 
 class VoiceStep(QDialog):
@@ -176,10 +178,16 @@ class VoiceStep(QDialog):
             self.listener.cancel()
         self.current = i
         self.rows.setCurrentRow(-1)
-        self.listener = WordListener(self.sound, t0_ms, WORDS[i], lambda got: emit(self._relay.heard, got))
+        listener = WordListener(
+            self.sound, t0_ms, WORDS[i], lambda got: emit(self._relay.heard, listener, got), start=False
+        )
+        self.listener = listener
+        listener.start()
         self.retranslate()
 
-    def _on_heard(self, got: Captured | Refused) -> None:
+    def _on_heard(self, listener: WordListener, got: Captured | Refused) -> None:
+        if listener is not self.listener:  # a report that crossed a "Repeat" or a close: not this word's
+            return
         self.listener = None
         self.last = got
         if isinstance(got, Refused) or self.current is None:
