@@ -11,6 +11,7 @@ from gamelog.events import (
     DonCheck,
     Event,
     Foul,
+    HandDown,
     Nominate,
     SheriffCheck,
     Shot,
@@ -23,7 +24,8 @@ from gamelog.events import (
     VoteStop,
     Withdraw,
 )
-from gamelog.fusion import build_windows, hand_tracks
+from gamelog.findings import Findings
+from gamelog.fusion import VoteWindow, build_windows, hand_tracks, reach
 from gamelog.state import DayResult
 from gamelog.table import Phase, Table, common_event
 from gamelog.votes import VoteContext, run_vote
@@ -255,6 +257,7 @@ def _resolve_vote(
                 )
         return (), (), False, reason
     day_events = [e for e in tracks_src if p.t <= e.t < p.end_t]
+    _review_reaches(day_events, windows, f)
     fouls = [e for e in p.events if isinstance(e, Foul)]
     removals = dict(g.day_removals)
     ctx = VoteContext(
@@ -277,3 +280,20 @@ def _resolve_vote(
             elim.append(s)
     g.check_win(outcome.last_t)
     return outcome.rounds, tuple(elim), bool(outcome.rounds), None
+
+
+def _review_reaches(events: Sequence[Event], windows: Sequence[VoteWindow], f: Findings) -> None:
+    """A hand seen landing in another seat's zone during a vote window counts for nobody (fusion.reach), but a
+    judge should look: it may hide the zone player's own vote, or be a touch."""
+    for e in events:
+        if not (isinstance(e, HandDown) and reach(e)):
+            continue
+        w = next((w for w in windows if w.call.t <= e.t < w.end_t), None)
+        if w is None:
+            continue
+        zone = e.extra["zone_seat"]
+        what = (
+            f"hand of seat {e.seat} landed in seat {zone}'s zone during the vote for "
+            f"{'all leaving' if w.candidate == 'all' else f'seat {w.candidate}'} (counted for neither)"
+        )
+        f.review(e.t, e.seat, what, e.id)

@@ -110,6 +110,21 @@ def test_a_neighbour_reaching_into_a_zone_votes_for_nobody() -> None:
     assert votes(state)[0]["voters"] == [1]
     assert 3 in votes(state)[1]["voters"] and 2 in votes(state)[1]["defaulted"]
     assert ("000 4.8", 3) not in rules_of(state)
+    reviews = [(r["seat"], r["what"]) for r in state["needs_review"]]  # type: ignore[attr-defined]
+    assert (
+        3,
+        "hand of seat 3 landed in seat 2's zone during the vote for seat 4 (counted for neither)",
+    ) in reviews
+
+
+def test_a_reach_outside_any_vote_window_is_not_for_review() -> None:
+    """Only a reach during a vote can hide a vote; one during the speeches is not listed."""
+    g = day_with_two_candidates()
+    g.add("hand_down", t=g.t - 5000, src="vision", seat=3, gesture="point", conf=0.7, zone_seat=2)
+    g.hands(4, {1: 300})
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert not [r for r in state["needs_review"] if "zone during the vote" in r["what"]]  # type: ignore[attr-defined]
 
 
 def test_seat_that_left_neither_votes_nor_defaults() -> None:
