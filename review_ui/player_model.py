@@ -56,6 +56,7 @@ class PlayerModel(QObject):
         self._accept_from = -1  # frames for older requests are dropped while paused
         self._target_ms = 0  # the last position asked for (jumps add to it, so quick presses add up)
         self._anchor: tuple[float, float] = (0.0, 0.0)  # (clock seconds, media ms) when playback (re)started
+        self._loop: tuple[int, int] | None = None  # A–B loop: forward playback never asks past B
         self._timer = QTimer(self)
         self._timer.setInterval(TICK_MS)
         self._timer.timeout.connect(self.tick)
@@ -197,11 +198,19 @@ class PlayerModel(QObject):
         if self._playing:
             self._anchor = (self._clock(), self.clock_position())
 
+    def set_loop(self, loop: tuple[int, int] | None) -> None:
+        """An A–B loop (ms): playing forward, the clock goes back to A when it reaches B, so no frame past
+        B is asked for even when a slow machine makes the clock skip frames."""
+        self._loop = loop
+
     def tick(self) -> None:
         """One playback step: ask for the frame the clock says is due (public so tests can drive it)."""
         if not self._playing:
             return
         t = self.clock_position()
+        if self._loop is not None and self._direction > 0 and t >= self._loop[1]:
+            t = float(self._loop[0])
+            self._anchor = (self._clock(), t)
         at_end = self._direction > 0 and self.end_ms and t >= self.end_ms
         at_start = self._direction < 0 and t <= self.start_ms
         target = self._clamp(int(t))

@@ -88,6 +88,7 @@ class ReviewTools:
         self.protest_panel.export_requested.connect(self.export)
         self.protest_panel.protests.itemDoubleClicked.connect(lambda *_: self.go_to_protest())
         model.position_changed.connect(self._on_position)
+        session.loop_changed.connect(model.set_loop)
         session.data_changed.connect(self._on_data)
         session.failed.connect(self.status.setText)
         self._build_actions()
@@ -210,10 +211,6 @@ class ReviewTools:
         self.session.set_loop((min(a, t - 40), t))
 
     def _on_position(self, t: int) -> None:
-        loop = self.session.loop
-        model = self.window.model
-        if loop is not None and model.playing and model.direction > 0 and t >= loop[1]:
-            model.seek(loop[0])
         self.game_panel.show_round_at(t)
 
     def _on_data(self, data: ReviewData) -> None:

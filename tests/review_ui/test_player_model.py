@@ -172,3 +172,28 @@ def test_pause_settles_on_the_frame_on_screen() -> None:
     assert model.position_ms == 0 and not model.playing
     model.step(1)
     assert source.requests[-1] == ("step", 1)
+
+
+def test_a_loop_never_asks_for_a_frame_past_its_end_even_when_the_clock_skips() -> None:
+    """A–B loop on a stalled UI: the clock jumps from inside the loop to well past B in one tick; playback
+    goes back to A instead of showing a frame after B, and carries on from A."""
+    clock = FakeClock()
+    source = FakeSource()
+    model = PlayerModel(source, clock)
+    source.info_changed.emit(TimelineInfo(0, 10_000, 25.0, (8, 8), (), True))
+    source.deliver(2000, 0)
+    model.set_loop((2000, 2400))
+    model.play()
+    clock.now += 0.25
+    model.tick()
+    assert source.requests[-1] == ("seek", 2250)
+    clock.now += 0.875  # the UI stalled: the clock says 3125 ms, past B
+    model.tick()
+    assert source.requests[-1] == ("seek", 2000)
+    clock.now += 0.25
+    model.tick()
+    assert source.requests[-1] == ("seek", 2250)
+    model.set_loop(None)
+    clock.now += 0.5
+    model.tick()
+    assert source.requests[-1] == ("seek", 2750)  # no loop: playback runs on past B
