@@ -152,7 +152,7 @@ def scan_packets(
                 ms = float((b - a) * tb * 1000)
                 damaged.append(PtsDamage(a, b, f"no frames for {ms:.0f} ms (lost or overwritten data)"))
         if complete and all_pts.shape[0] and hide is None:
-            declared = _declared_end(container, stream, tb)
+            declared = declared_end(container, stream, tb)
             if declared is not None and declared - end_pts > max(2 * step, 0.2 / float(tb)):
                 ms = float((declared - end_pts) * tb * 1000)
                 damaged.append(
@@ -167,12 +167,23 @@ def scan_packets(
         container.close()
 
 
-def _declared_end(container: av.container.InputContainer, stream: av.VideoStream, tb: Fraction) -> int | None:
+def declared_end(container: av.container.InputContainer, stream: av.VideoStream, tb: Fraction) -> int | None:
     """The end pts the container header claims (None when it claims nothing)."""
     start = stream.start_time or 0
     if stream.duration:
         return int(start + stream.duration)
+    tag = stream.metadata.get("DURATION") if "matroska" in container.format.name else None
+    if tag:
+        # Matroska's per-track DURATION tag (ffmpeg writes it): the video's own end, where the container's
+        # duration also covers a sound track that ran on a little after the last frame
+        try:
+            h, m, sec = tag.split(":")
+            return int(Fraction(int(h) * 3600 + int(m) * 60) / tb + Fraction(sec) / tb)
+        except ValueError:
+            pass
     if container.duration:
-        c0 = container.start_time or 0
+        # Matroska's header duration is the last timestamp, not a length: a segment whose timestamps start
+        # at 3 min (a segmenting recorder) says 6 min for 3 min of video. Elsewhere it is a length from start.
+        c0 = 0 if "matroska" in container.format.name else container.start_time or 0
         return int((Fraction(c0 + container.duration, av.time_base)) / tb)
     return None

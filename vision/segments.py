@@ -16,7 +16,7 @@ from typing import Any
 import av
 
 from vision.gopcache import Gop
-from vision.keyframes import KeyframeIndex, open_input
+from vision.keyframes import KeyframeIndex, declared_end, open_input
 
 
 class VideoError(Exception):
@@ -86,12 +86,7 @@ class Segment:
         return 0
 
     def declared_end_pts(self) -> int | None:
-        if self.stream.duration:
-            return self.first_pts + int(self.stream.duration)
-        if self.container.duration:
-            c0 = self.container.start_time or 0
-            return int(Fraction(c0 + self.container.duration, av.time_base) / self.tb)
-        return None
+        return declared_end(self.container, self.stream, self.tb)
 
     def end_pts(self) -> int:
         if self.index is not None and len(self.index):

@@ -279,3 +279,48 @@ def test_iter_frames_keyframes_only_runs_across_segments(media: Path) -> None:
     with VideoTimeline([a, b]) as tl:
         got = [(f.pts_ms, number(f), f.segment) for f in tl.iter_frames(500, keyframes_only=True)]
     assert got == [(1000, 25, 0), (2000, 50, 1), (3000, 75, 1), (4000, 100, 1)]
+
+
+def _offset_mkv(src: Path, out: Path, offset_s: float) -> Path:
+    """A copy of ``src`` whose timestamps start at ``offset_s`` (as a segmenting recorder writes its later
+    segments): Matroska then declares the last timestamp as its duration, not the length."""
+    import subprocess
+
+    import imageio_ffmpeg
+
+    cmd = [imageio_ffmpeg.get_ffmpeg_exe(), "-loglevel", "error", "-y", "-i", str(src), "-c", "copy"]
+    subprocess.run([*cmd, "-output_ts_offset", str(offset_s), str(out)], check=True)
+    return out
+
+
+def test_a_later_matroska_segment_is_not_taken_for_a_truncated_file(media: Path) -> None:
+    """Two recorder-style segments, the second's timestamps starting where the first ends: one timeline with
+    no damage; the same offset file cut in half is still reported as truncated."""
+    first = write_video(media / "seg1.mkv", n_frames=100)
+    second = _offset_mkv(write_video(media / "seg2-src.mkv", n_frames=100), media / "seg2.mkv", 4.0)
+    with VideoTimeline([first, second]) as tl:
+        assert tl.wait_index(10)
+        assert tl.damaged == []
+        assert 7800 <= tl.duration_ms <= 8100
+    cut = _damage(second, media / "seg2-cut.mkv", "truncate")
+    with VideoTimeline(cut) as tl:
+        assert tl.wait_index(10)
+        assert tl.damaged and "truncated" in tl.damaged[0].reason
+
+
+def test_sound_running_on_after_the_last_frame_is_not_a_truncation(tmp_path: Path) -> None:
+    """A recording stopped with its sound 0.6 s longer than its video (the encoder's tail): Matroska's
+    container duration covers the sound, the video track's own DURATION tag is its end — no damage."""
+    import subprocess
+
+    import imageio_ffmpeg
+
+    out = tmp_path / "tail.mkv"
+    video, sound = "testsrc2=size=160x120:rate=25:duration=2", "sine=duration=2.6"
+    codecs = ["-c:v", "libx264", "-c:a", "aac", "-b:a", "24k", str(out)]
+    ffmpeg = [imageio_ffmpeg.get_ffmpeg_exe(), "-loglevel", "error", "-y"]
+    subprocess.run([*ffmpeg, "-f", "lavfi", "-i", video, "-f", "lavfi", "-i", sound, *codecs], check=True)
+    with VideoTimeline(out) as tl:
+        assert tl.wait_index(10)
+        assert tl.damaged == []
+        assert 1900 <= tl.duration_ms <= 2100
