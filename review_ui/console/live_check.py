@@ -443,62 +443,43 @@ class LiveVision:
         cand = None if call is None else ("all" if call.candidate is None else call.candidate)
         frames = win.frames if win is not None else 0
         hands = list(win.events or []) if win is not None else []
-        if not hands and (self.layout is None or frames == 0):
-            reason = "no_layout" if self.layout is None else "no_frames"
-            res = LiveResult(
+
+        def result(
+            candidate: int | str | None,
+            count: int | None = None,
+            voters: tuple[int, ...] = (),
+            late: tuple[int, ...] = (),
+            reason: str = "",
+            odd: tuple[int, ...] = (),
+        ) -> LiveResult:
+            return LiveResult(
                 call.id if call else None,
-                cand,
-                None,
-                (),
-                (),
+                candidate,
+                count,
+                voters,
+                late,
                 chk.stop.t,
                 latency,
                 frames,
                 reason,
-                (),
-                ot,
-                oc,
-                heard,
-                method,
+                odd,
+                onset_t=ot,
+                onset_conf=oc,
+                heard=heard,
+                onset_method=method,
             )
+
+        if not hands and (self.layout is None or frames == 0):
+            res = result(cand, reason="no_layout" if self.layout is None else "no_frames")
         else:
             marks = [*chk.marks, onset] if onset is not None else list(chk.marks)
             got = live_vote_check([*marks, *hands], rules=self.rules, seats=chk.seats, upto_t=chk.stop.t)
             if got is None:
-                res = LiveResult(
-                    call.id if call else None,
-                    cand,
-                    None,
-                    (),
-                    (),
-                    chk.stop.t,
-                    latency,
-                    frames,
-                    "no_window",
-                    (),
-                    ot,
-                    oc,
-                    heard,
-                    method,
-                )
+                res = result(cand, reason="no_window")
             else:
                 close = chk.stop.t if ot is None else ot
                 shapes = {e.seat: e.gesture for e in hands if isinstance(e, HandDown) and e.t < close}
                 odd = tuple(s for s in got.voters if shapes.get(s, "thumb_up") not in VOTING_GESTURES)
-                res = LiveResult(
-                    call.id if call else None,
-                    got.candidate,
-                    got.count,
-                    got.voters,
-                    got.late,
-                    chk.stop.t,
-                    latency,
-                    frames,
-                    odd=odd,
-                    onset_t=ot,
-                    onset_conf=oc,
-                    heard=heard,
-                    onset_method=method,
-                )
+                res = result(got.candidate, got.count, got.voters, got.late, odd=odd)
         if self.on_result is not None:
             self.on_result(res)
