@@ -25,7 +25,8 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-from vision.handfinder import HandFinder, HandSeen
+from vision.handfinder import HandFinder, HandSeen, _padded_box
+from vision.noise import NoiseLevel, denoised, measure
 
 PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
 ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
@@ -104,6 +105,7 @@ class ZoneWatcher:
         # grey zone pictures of the current activity (and the one before it), for per-hand timing
         self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
         self.state = _ZoneState()
+        self.noise: NoiseLevel | None = None  # the video's noise, measured by TableWatch on its first frame
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -247,7 +249,16 @@ class ZoneWatcher:
         if self.zone == "table_zone":
             # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
             hands = [h for h in hands if h.inside >= TABLE_INSIDE]
+            if not hands and self.noise is not None and self.noise.noisy:
+                hands = self._denoised_look(frame, thorough=thorough)
         return hands
+
+    def _denoised_look(self, frame: npt.NDArray[np.uint8], *, thorough: bool) -> list[HandSeen]:
+        """On noisy video, the zone once more through a denoise filter (:mod:`vision.noise`)."""
+        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+        clean = denoised(frame, box)
+        hands = self.finder.find(clean, self.seat, self.zone, thorough=thorough)
+        return [h for h in hands if h.inside >= TABLE_INSIDE]
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
@@ -432,8 +443,13 @@ class TableWatch:
         names = (zones,) if isinstance(zones, str) else zones
         seats = seats if seats is not None else finder.layout.seat_numbers
         self.watchers = [ZoneWatcher(finder, s, z, frame_shape) for z in names for s in seats]
+        self.noise: NoiseLevel | None = None
 
     def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        if self.noise is None:
+            self.noise = measure(frame)
+            for w in self.watchers:
+                w.noise = self.noise
         out: list[Observation] = []
         for w in self.watchers:
             out.extend(w.feed(frame, t))
