@@ -32,6 +32,10 @@ ARM_MAX_DEG = 25.0
 # under the table's light measures 0.1-0.3 from its own torso (the arm's pixels mix in some skin and shadow);
 # different cloth colours measure 0.5 and more.
 SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
+# The sleeve is judged only on at least this much changed arm beyond the hand (in hand-box sides squared): a
+# sleeve on a blurred, compressed video can change too little to show, leaving the hand's own skin (seat 10
+# of noisy seed 412: 0.09, read as a beige neighbour's sleeve; a clean sleeve there measures 1.0).
+SLEEVE_MIN_AREA = 0.25
 
 
 @dataclass(frozen=True)
@@ -343,7 +347,9 @@ class HandFinder:
             angles[seat] = math.degrees(math.acos(float(np.clip(np.dot(arm, to_body / d), -1.0, 1.0))))
         if not angles:
             return None
-        by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
+        by_colour = None
+        if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
+            by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
         if by_colour is not None:
             return by_colour
         best = min(angles, key=lambda k: angles[k])

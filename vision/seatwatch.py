@@ -180,6 +180,9 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
+        # As at a settle: a relaxed hand coming back to rest right after a lift is that movement's end.
+        if st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS:
+            arrivals = [h for h in arrivals if h.gesture in VOTING_SHAPES]
         st.placed.extend(arrivals)
         return [self._down(h, st.recheck_t) for h in arrivals]
 

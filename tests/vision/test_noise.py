@@ -178,3 +178,88 @@ def test_table_watch_measures_the_video_once_and_tells_its_watchers() -> None:
     assert watch.noise is not None and watch.noise.noisy
     watch.feed(np.full((300, 400, 3), 100, np.uint8), 40)
     assert watch.noise.noisy  # measured on the first frame of the stretch only
+
+
+class ReturningHandFinder:
+    """A fist at x 130 read at once; the same hand back at x 150 is relaxed ("other") and read only by a
+    thorough look (as on noisy video, where the settle's first look misses it)."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def polygon(self, seat: int, zone: str) -> np.ndarray:
+        return ZONE
+
+    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+        return None
+
+    def hand_size(self, seat: int) -> float:
+        return 30.0
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        self.calls += 1
+        ys, xs = np.nonzero(frame[100:180, 100:200, 0] > 170)
+        if len(xs) < 200:
+            return []
+        x0, y0, x1, y1 = xs.min() + 100, ys.min() + 100, xs.max() + 100, ys.max() + 100
+        gesture = "fist" if x0 < 140 else "other"
+        if gesture == "other" and not thorough:
+            return []
+        box = (float(x0), float(y0), float(x1), float(y1))
+        centre = ((x0 + x1) / 2, (y0 + y1) / 2)
+        return [HandSeen(3, gesture, 0.9, 0.9, box, centre, float(y0), 1.0, np.zeros((21, 3), np.float32))]
+
+
+def _returning(xs: list[int]) -> list:
+    finder = ReturningHandFinder()
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    obs = []
+    for i, f in enumerate(_frames(xs, 0.0)):
+        obs.extend(w.feed(f, i * 40))
+    return obs
+
+
+def test_a_relaxed_hand_found_late_right_after_a_lift_is_the_lifts_end() -> None:
+    # A fist rests, is lifted (frame 5), and comes back to rest relaxed at frame 9, within RETURN_MS.
+    xs = [130] * 5 + [200, 260, 200, 150] + [150] * 20
+    obs = _returning(xs)
+    assert [(o.kind, o.t) for o in obs] == [("hand_up", 5 * 40)]
+
+
+def test_a_relaxed_hand_found_late_long_after_a_lift_is_still_reported() -> None:
+    xs = [130] * 5 + [200] + [260] * 80 + [200, 150] + [150] * 20
+    obs = _returning(xs)
+    assert [(o.kind, o.gesture) for o in obs] == [("hand_up", "other"), ("hand_down", "other")]
+    assert obs[1].t == 87 * 40
+
+
+def test_a_few_changed_pixels_beyond_the_hand_are_no_sleeve() -> None:
+    """On blurred, compressed video a dark sleeve on a dark cloth may hardly change the picture: what is left
+    beyond the hand is a stub (a finger, the hand's blurred edge), too little to read a sleeve's colour
+    from. The neighbour whose clothes that stub matches is not named for it; a whole arm still names him."""
+    import cv2
+
+    from gamelog.layout import Layout, SeatZones
+    from vision.handfinder import HandFinder
+
+    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+    seats = (
+        SeatZones(1, box(100, 150, 200, 230), box(20, 0, 120, 60), box(30, 230, 90, 290)),
+        SeatZones(2, box(210, 150, 300, 230), box(300, 0, 400, 60), box(330, 230, 390, 290)),
+    )
+    finder = HandFinder(Layout((400, 300), seats), tracker=object())  # type: ignore[arg-type]
+    green, blue = (60, 140, 60), (50, 60, 200)
+    before = np.full((360, 400, 3), 40, np.uint8)
+    cv2.rectangle(before, (35, 290), (85, 340), green, -1)  # seat 1's torso
+    cv2.rectangle(before, (335, 290), (385, 340), blue, -1)  # seat 2's torso
+    hand_only = before.copy()
+    cv2.rectangle(hand_only, (138, 178), (162, 202), (230, 200, 180), -1)
+    stub, arm = hand_only.copy(), hand_only.copy()
+    cv2.line(stub, (150, 190), (156, 220), blue, 5)
+    cv2.line(arm, (150, 190), (210, 330), blue, 14)
+    pts = np.zeros((21, 3), np.float32)
+    hand = HandSeen(1, "fist", 0.9, 0.9, (138.0, 178.0, 162.0, 202.0), (150.0, 190.0), 178.0, 1.0, pts)
+    assert finder.arm_owner(before, stub, hand, zone_seat=1) != 2
+    assert finder.arm_owner(before, arm, hand, zone_seat=1) == 2
