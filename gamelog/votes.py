@@ -31,6 +31,7 @@ class VoteContext:
     fouled_since: Callable[[int, int], bool]  # (seat, t): a host/judge foul for seat at or after t
     findings: Findings
     end_t: int = 0  # when no window was held: the time the findings name
+    in_progress: bool = False  # the log ends in this day: a step still open is not decided yet
 
 
 @dataclass(frozen=True)
@@ -251,6 +252,14 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
                 )
             done.append((cand, w, counted, late, source))
             last_t = max(last_t, w.keystroke_t)
+        if pending and ctx.in_progress:
+            # The log ends inside this step (the console while the game is recorded): the step is not
+            # decided yet. Nobody leaves or is defaulted; nothing is "not held" or "not put to the vote".
+            for c, w, counted, late, source in done:
+                rounds.append(
+                    VoteRound(step.round, c, tuple(counted), tuple(late), (), w.call.t, source, _announced(w))
+                )
+            return VoteOutcome(tuple(rounds), (), last_t), wi
         if not done:
             what = "the vote was not held" if step.round == "main" else f"the {step.round} was not held"
             f.violation(last_t, None, "000 4.13" if step.round != "main" else "000 4.1", what)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gamelog.referee import referee
 from tests.gamelog.referee_builder import Game
 
 
@@ -292,3 +293,24 @@ def test_with_vision_the_announced_count_is_only_compared() -> None:
     assert [v["source"] for v in votes] == ["vision", "none"]
     assert votes[0]["count"] == 3
     assert any("announced 6" in d["what"] for d in state["disagreements"])
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_a_step_the_log_ends_in_is_open_while_the_game_is_live(live: bool) -> None:
+    """The record console referees the marks so far (``live``): after the first of three candidates, the
+    vote is under way — nobody leaves and nobody is defaulted yet. An archived log that ends there is a
+    vote whose other candidates were never put to it (000 4.5)."""
+    g = Game()
+    g.discussion(noms={1: 4, 3: 6, 7: 9})
+    g.vote(4, [1, 2, 3, 5, 6, 7])
+    state = referee(g.events(), rules=g.rules, seats=g.seats, live=live).to_json()
+    day = state["days"][0]
+    if live:
+        assert day["eliminated"] == [] and state["alive"] == list(range(1, 11))
+        assert [(v["candidate"], v["voters"], v["defaulted"]) for v in day["votes"]] == [
+            (4, [1, 2, 3, 5, 6, 7], [])
+        ]
+        assert state["violations"] == []
+    else:
+        assert day["eliminated"] == [4]
+        assert [v["rule"] for v in state["violations"]] == ["000 4.5", "000 4.5"]
