@@ -455,6 +455,8 @@ def _raise_watch(hands_per_frame: list[list[tuple[int, int, int]]]) -> list:
         f = np.full((300, 300, 3), 40, np.uint8)
         for _, x, top in hands:
             f[top : top + 20, x : x + 20] = 230
+        if not hands and any(hands_per_frame[:i]):
+            f[160:175, 100 + 10 * i : 115 + 10 * i] = 120  # an arm moving on (no hand): the zone stays active
         obs.extend(w.feed(f, i * 40))
     return obs
 
