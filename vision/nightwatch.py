@@ -14,11 +14,10 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   it and the head does not rise: the mask lifted.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
-  hand arrives). Not when the touched seat's own table zone was already changing (:data:`OWN_LEVEL`,
-  any hand) in the :data:`OWN_FIRST` samples before the blob spanned both: that is the touched seat's
-  own hand (a sign at the black players' meeting, a raised arm), whose root happens to lie over its
-  neighbour in the picture — a reach arrives from the other seat, and the zone it reaches is still until
-  then. In ``shooting`` stretches not
+  hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
+  samples before the blob spanned both: that is the touched seat's own hand (a sign at the black
+  players' meeting, a raised arm), whose root happens to lie over its neighbour in the picture — a reach
+  arrives from the other seat, the zone it reaches is still until then. In ``shooting`` stretches not
   while either seat has a hand up in its raise zone (a shot crossing a neighbour).
 * **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
   ``shooting`` stretches, where raised hands are the shots (the referee times those).
@@ -64,7 +63,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.4"
+VERSION = "0.3"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -80,7 +79,6 @@ RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
 OWN_FIRST = 2  # samples before a touch in which the touched seat's own hand moving makes it that hand
-OWN_LEVEL = 0.03  # ...changing by this share of its table zone (any hand's change)
 GAP_SAMPLES = 2  # two runs closer than this many samples are one fact
 REF_SAMPLES = 25  # samples in the reference's median
 LIFT_MIN = (
@@ -228,11 +226,10 @@ class Series:
     lift: dict[int, np.ndarray] = field(default_factory=dict)
     span: dict[int, np.ndarray] = field(default_factory=dict)
     thick: dict[int, np.ndarray] = field(default_factory=dict)
-    zone: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick", "zone"):
+        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -296,7 +293,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     lift = {s.seat: np.zeros(n) for s in geo.seats}
     span = {s.seat: np.zeros(n) for s in geo.seats}
     thick = {s.seat: np.zeros(n) for s in geo.seats}
-    zone = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
@@ -362,7 +358,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         zone_counts = np.stack([_count(labels, i_zones[s.seat], count) for s in geo.seats])
         hand_owner = np.argmax(zone_counts, axis=0)
         mine_hand = [is_hand & (hand_owner == k) for k in range(len(geo.seats))]
-        any_hand = is_hand[labels]
         for k, s in enumerate(geo.seats):
             mine = is_head & (owner == k)
             head_px = float(area[mine].sum())
@@ -384,7 +379,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             ih = i_high[s.seat]
             high[s.seat][i] = float(changed_flat[ih].sum()) / max(1, len(ih))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
-            zone[s.seat][i] = float(any_hand[it].sum()) / max(1, len(it))
         # a hand blob spanning two neighbours' regions, and reaching well beyond a resting hand's own
         # footprint (its diagonal at least SPAN_MIN head widths of either seat), is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
@@ -412,7 +406,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 }
                 a_, b_ = (s_, o) if gap[s_] < gap[o] else (o, s_)
                 touch[(a_, b_)][i] += float(in_table[b_][lab]) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch, high, lift, span, thick, zone)
+    return Series(times, head, mask, move, raised, touch, high, lift, span, thick)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -480,26 +474,9 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             y[:-d] |= x[d:]
         return y
 
-    def hand_up(seat: int) -> np.ndarray:
-        """A hand up in the seat's raise zone, clear of the head paths (or in a neighbouring sample)."""
-        return near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
-
-    reach: dict[tuple[int, int], list[tuple[int, int]]] = {}
-    for (s, o), v in series.touch.items():
-        hit = v > TOUCH_PX_SHARE
-        if shooting:  # a raised hand crossing a neighbour during the count is a shot (either seat's)
-            hit &= ~hand_up(s) & ~hand_up(o)
-        own = series.zone.get(o, series.move[o])
-        # the hand on the neighbour's zone is the neighbour's own when that zone was already changing
-        # before any arm spanned the two seats (its owner raised it: a sign at the meeting, a shot): the
-        # blob reaching this seat is that arm's root, not this seat's reach
-        reach[(s, o)] = [
-            (a, b) for a, b in runs(hit) if not (own[max(0, a - OWN_FIRST) : a] > OWN_LEVEL).any()
-        ]
-
     for seat in sorted(series.head):
         # a hand up in the raise zone, clear of the head paths: the head signal there is the arm
-        raised = hand_up(seat)
+        raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
         head = series.head[seat]
         lift = series.lift.get(seat, head)
         # a peek raises the head by a good share of its way up and holds it there; a nod returns at once
@@ -515,14 +492,27 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 peak = float(m[a : b + 1].max())
                 out.append(Fact("mask", seat, int(times[a]), int(times[b]), _conf(peak, MASK_LOST)))
         touching = np.zeros(len(times), bool)  # touching a neighbour, or touched by one
-        for (s, o), spans in reach.items():
-            if seat not in (s, o):
+        for (s, o), v in series.touch.items():
+            if o == seat:
+                touching |= v > TOUCH_PX_SHARE
+            if s != seat:
                 continue
-            for a, b in spans:
-                touching[a : b + 1] = True
-                if s == seat and keep(a, b):
-                    peak = float(series.touch[(s, o)][a : b + 1].max())
-                    out.append(Fact("touch", s, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), o))
+            hit = v > TOUCH_PX_SHARE
+            if shooting:  # a raised hand crossing a neighbour during the count is a shot (either seat's)
+                hit &= ~raised & ~near(series.high.get(o, series.raised[o]) > RAISED_SHARE)
+            touching |= hit
+            for a, b in runs(hit):
+                # the hand on the neighbour's zone is the neighbour's own when that zone was already
+                # moving before any arm spanned the two seats (its owner raised it: a sign at the meeting,
+                # a shot): the blob reaching this seat is that arm's root, not this seat's reach
+                if (series.move[o][max(0, a - OWN_FIRST) : a] > MOVE_PX_SHARE).any():
+                    continue
+                if keep(a, b):
+                    peak = float(v[a : b + 1].max())
+                    who, whom = s, o
+                    out.append(
+                        Fact("touch", who, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), whom)
+                    )
         if shooting:
             continue
         mv = series.move[seat]

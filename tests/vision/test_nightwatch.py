@@ -263,13 +263,11 @@ def test_a_neighbours_own_hand_is_not_a_touch() -> None:
     found = nw.facts(reach, 0, n * nw.STEP_MS)
     assert [(f.kind, f.seat, f.into, f.t) for f in found] == [("touch", 1, 2, 20 * nw.STEP_MS)]
     own = _two_seats(n)
-    own.zone[2] = np.zeros(n)
-    own.zone[2][20 - nw.OWN_FIRST : 30] = 2 * nw.OWN_LEVEL
+    own.move[2][20 - nw.OWN_FIRST : 30] = 3 * nw.MOVE_PX_SHARE
     assert [f for f in nw.facts(own, 0, n * nw.STEP_MS) if f.kind == "touch"] == []
     # the touched seat's hand moving long before (and at rest again) does not excuse a later reach
     early = _two_seats(n)
-    early.zone[2] = np.zeros(n)
-    early.zone[2][5:10] = 2 * nw.OWN_LEVEL
+    early.move[2][5:10] = 3 * nw.MOVE_PX_SHARE
     assert [(f.kind, f.seat) for f in nw.facts(early, 0, n * nw.STEP_MS) if f.kind == "touch"] == [
         ("touch", 1)
     ]
