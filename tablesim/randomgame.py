@@ -164,8 +164,11 @@ class _Game:
             self.say("vote_call", candidate=cand, round=rnd)
             call = self.t
             if reacher is not None and j == 0 and last > 0:
-                # a silent neighbour's hand reaches into the next seat's zone during a vote: not a vote
-                into = reacher % SEATS + 1 if self.rng.random() < 0.5 else (reacher - 2) % SEATS + 1
+                # a silent neighbour's hand reaches into the next seat's zone during a vote: not a vote.
+                # Seats 1 and 10 are not neighbours (the host sits between them): they reach inwards.
+                into = reacher + 1 if self.rng.random() < 0.5 else reacher - 1
+                if not 1 <= into <= SEATS:
+                    into = 2 if reacher == 1 else SEATS - 1
                 t0 = call + QUESTION_MS + self.r(0, 400)
                 self.act(t0, reacher, "reach", into=into, until=t0 + self.r(700, 1200))
             stop = call + QUESTION_MS + WINDOW_MS + self.r(-200, 200)
