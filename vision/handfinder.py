@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
-from vision.crops import crop_for_zone, detect_in_crops, merge_hands, tile_zone
+from vision.crops import crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
@@ -92,8 +92,17 @@ def _body_anchor(head_zone: tuple[tuple[float, float], ...]) -> npt.NDArray[np.f
 class HandFinder:
     """Per-worker hand finder over one layout. Owns an IMAGE-mode tracker unless one is given."""
 
-    def __init__(self, layout: Layout, tracker: HandTracker | None = None, *, hand_px: float = 0.0) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        tracker: HandTracker | None = None,
+        *,
+        hand_px: float = 0.0,
+        retry_turns: tuple[float, ...] = (),
+    ) -> None:
         self.layout = layout
+        # An empty zone crop is tried again turned by these angles before the tiled pass (vision.crops).
+        self.retry_turns = retry_turns
         self._own = tracker is None
         self.tracker = tracker if tracker is not None else HandTracker(mode="image", num_hands=2)
         self.hand_px = hand_px
@@ -136,11 +145,14 @@ class HandFinder:
     ) -> HandLandmarks:
         poly = self._polys[(seat, zone)]
         specs = [crop_for_zone(frame.shape, poly, pad=0.25)]
+        turns = self.retry_turns
         if tiles:
             # Windows three hands wide: the measured best for 40-60 px hands (bench/RESULTS.md, small hands).
             specs = tile_zone(frame.shape, poly, hand_px=self.hand_size(seat), window_hands=3.0)
-        self.calls += len(specs)
-        return detect_in_crops(self.tracker, frame, specs)
+            turns = ()
+        hands, calls = detect_in_crops_counted(self.tracker, frame, specs, retry_turns=turns)
+        self.calls += calls
+        return hands
 
     def find(
         self, frame: npt.NDArray[np.uint8], seat: int, zone: str, *, thorough: bool = False
