@@ -211,9 +211,15 @@ class CropPlan:
     def specs(self, case: Case, img: np.ndarray, joints: np.ndarray, arm: np.ndarray) -> list[CropSpec]:
         angle = 0.0 if self.upright is None else upright_angle(arm_estimate(case, arm, self.upright))
         first = hand_crop(img, joints, case.size, self.window, angle)[1]
-        out = [first] + [first.turned(angle + t) for t in self.retry_turns]
+        return [first, *self.retries(first, img.shape)]
+
+    def retries(self, first: CropSpec, frame_shape: tuple[int, ...]) -> list[CropSpec]:
+        """The retries of the crop ``first`` (``window`` hand lengths wide), in order."""
+        out = [first.turned(first.angle + t) for t in self.retry_turns]
         if self.retry_window > 0:
-            out.append(hand_crop(img, joints, case.size, self.retry_window, angle)[1])
+            centre = ((first.x0 + first.x1) / 2, (first.y0 + first.y1) / 2)
+            side = max(first.width, first.height) * self.retry_window / self.window
+            out.append(crop_around(frame_shape, centre, side, angle=first.angle))
         return out
 
 
@@ -366,8 +372,7 @@ def real_baseline(
     real_dir: Path,
     sizes: tuple[int, ...],
     blur: float,
-    window: float,
-    retry: bool = False,
+    plan: CropPlan,
 ) -> list[str]:
     """The same measurement on REAL hands: every still photo in ``real_dir`` (LABELS.tsv) where MediaPipe
     finds hands at full resolution; each such hand, with those landmarks as the reference, is shrunk to each
@@ -415,8 +420,21 @@ def real_baseline(
             assert ok
             img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
             truth = pts * k
-            spec = hand_crop(img8, truth, size, window)[1]
-            found = detect_crop(tracker, img8, spec, retry_mirrored=retry)[0]  # type: ignore[arg-type]
+            angle = 0.0
+            if plan.upright is not None:  # the arm's direction: the palm's axis, wrist side, give or take
+                axis = truth[0] - truth[9]
+                rng = np.random.default_rng(len(counts[size]) + 1000 * size)
+                e = math.radians(float(rng.uniform(-plan.upright, plan.upright)))
+                c, s_ = math.cos(e), math.sin(e)
+                angle = upright_angle((c * axis[0] - s_ * axis[1], s_ * axis[0] + c * axis[1]))
+            spec = hand_crop(img8, truth, size, plan.window, angle)[1]
+            found = detect_crop(
+                tracker,  # type: ignore[arg-type]
+                img8,
+                spec,
+                retries=plan.retries(spec, img8.shape),
+                retry_mirrored=plan.retry_mirrored,
+            )[0]
             errs = [
                 float(np.mean(np.linalg.norm(p[:, :2] - truth, axis=1))) / (PALM_RATIO * size)
                 for p in found.points
@@ -504,12 +522,21 @@ def handfree_crops(ref: object, real_dir: Path | None, bundle: Path | None, seed
     return out
 
 
-def false_hands(tracker: object, negatives: list[Negative], retry: bool = False) -> list[str]:
-    """How many hand-free crops MediaPipe finds a hand in, per kind, and detector calls per crop."""
+def false_hands(tracker: object, negatives: list[Negative], plan: CropPlan) -> list[str]:
+    """How many hand-free crops MediaPipe finds a hand in, per kind, and detector calls per crop (a hand-free
+    crop is empty, so it pays for every retry of ``plan``; with ``plan.upright`` it is turned at random)."""
     hits: dict[str, list[bool]] = defaultdict(list)
     calls = 0
+    rng = np.random.default_rng(5)
     for neg in negatives:
-        found, n = detect_crop(tracker, neg.frame, neg.spec, retry_mirrored=retry)  # type: ignore[arg-type]
+        spec = neg.spec if plan.upright is None else neg.spec.turned(float(rng.uniform(-180, 180)))
+        found, n = detect_crop(
+            tracker,  # type: ignore[arg-type]
+            neg.frame,
+            spec,
+            retries=plan.retries(spec, neg.frame.shape),
+            retry_mirrored=plan.retry_mirrored,
+        )
         calls += n
         hits[neg.kind].append(len(found) > 0)
     total = [h for v in hits.values() for h in v]
@@ -694,18 +721,12 @@ def main(argv: list[str] | None = None) -> int:
             tracker_for(args) as tracker,
         ):
             if args.real:
-                print(
-                    "\n".join(
-                        real_baseline(
-                            tracker, ref, args.real, sizes, args.blur, args.window, args.retry_mirrored
-                        )
-                    )
-                )
+                print("\n".join(real_baseline(tracker, ref, args.real, sizes, args.blur, plan)))
                 print()
             if args.negatives:
                 photos = args.real or Path(__file__).resolve().parent.parent.parent / "shared" / "real_hands"
                 negs = handfree_crops(ref, photos, args.negatives, args.seed)
-                print("\n".join(false_hands(tracker, negs, args.retry_mirrored)))
+                print("\n".join(false_hands(tracker, negs, plan)))
                 print()
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]

@@ -32,6 +32,10 @@ ARM_MAX_DEG = 25.0
 # under the table's light measures 0.1-0.3 from its own torso (the arm's pixels mix in some skin and shadow);
 # different cloth colours measure 0.5 and more.
 SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
+# An empty zone crop is tried again turned by these angles (degrees) before the tiled pass: each try is
+# another look at a hand the palm detector missed (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Off
+# by default: every empty zone crop pays for it.
+RETRY_TURNS: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -98,11 +102,10 @@ class HandFinder:
         tracker: HandTracker | None = None,
         *,
         hand_px: float = 0.0,
-        retry_turns: tuple[float, ...] = (),
+        retry_turns: tuple[float, ...] | None = None,
     ) -> None:
         self.layout = layout
-        # An empty zone crop is tried again turned by these angles before the tiled pass (vision.crops).
-        self.retry_turns = retry_turns
+        self.retry_turns = RETRY_TURNS if retry_turns is None else retry_turns
         self._own = tracker is None
         self.tracker = tracker if tracker is not None else HandTracker(mode="image", num_hands=2)
         self.hand_px = hand_px

@@ -14,6 +14,7 @@ from vision.crops import (
     crop_for_zone,
     detect_crop,
     detect_in_crops,
+    detect_in_crops_counted,
     extract,
     merge_hands,
     mirrored,
@@ -268,6 +269,11 @@ def test_an_empty_crop_is_tried_again_turned() -> None:
     hands, calls = detect_crop(det, frame, spec, retries=[spec.turned(90.0), spec.turned(180.0)])
     assert (len(hands), calls, det.calls) == (1, 3, 3)
     np.testing.assert_allclose(hands.bboxes()[0], (1060, 660, 1100, 700), atol=2.5)
+    det.calls = 0
+    # over several crops: only the empty one is tried again, and the calls are counted
+    left = crop_around(FRAME, (1130, 680), 200)  # the blob in this crop's left half: found at once
+    hands, calls = detect_in_crops_counted(det, frame, [spec, left], retry_turns=(90.0, 180.0))
+    assert (len(hands), calls, det.calls) == (1, 4, 4), "the two finds of one blob merged"
     det.calls = 0
     hands, calls = detect_crop(det, frame, spec, retries=[spec.turned(90.0)], retry_mirrored=True)
     assert (len(hands), calls, det.calls) == (1, 3, 3), "turned first, then mirrored"
