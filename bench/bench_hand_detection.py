@@ -9,7 +9,10 @@ arriving in a seat zone; upscaled toward 256 px, at most 4x) and runs the real M
 Error = mean distance of the 21 landmarks to the rendered joints, divided by the palm length (wrist → middle
 MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size. ``--det-conf``/``--presence-conf``
 override the landmarker's default thresholds; ``--negatives BUNDLE`` also counts false hands on hand-free
-crops (backgrounds, real photo windows clear of hands, the bundle's head zones).
+crops (backgrounds, real photo windows clear of hands, the bundle's head zones). ``--upright DEG`` turns each
+crop so the arm points down (its direction known to ± DEG); ``--retry-turns``/``--retry-window`` try an empty
+crop again turned or wider (``vision.crops.detect_crop`` retries); ``--cache DIR`` keeps the rendered cases,
+so that variants are compared on the same pixels without rendering again.
 
     .venv/bin/python bench/bench_hand_detection.py --per-cell 3 --json /tmp/hands.json
 """

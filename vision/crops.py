@@ -13,16 +13,19 @@ more pixels to work with. So:
   more expensive pass);
 - :func:`motion_roi`: one tight window around what moved in a zone between two frames (the cheap pass
   for a hand arriving on the table);
-- :func:`extract` cuts and resizes; :meth:`CropSpec.to_frame` maps points back; :func:`detect_crop`
-  runs a tracker on one crop (optionally once more, mirrored, when it finds nothing);
+- :func:`extract` cuts and resizes (a turned crop, :attr:`CropSpec.angle`, with one affine warp);
+  :meth:`CropSpec.to_frame` maps points back; :func:`detect_crop` runs a tracker on one crop and, while
+  it finds nothing, on other looks at the same place (``retries``: turned, wider; then mirrored);
   :func:`detect_in_crops` runs it over several crops and merges the hands found twice.
 
 What the detector is handed is the frame's own pixels, cubic-upscaled, and nothing more. Measured on
 rendered life-size hands and real photos (``bench/RESULTS.md``, "Rendered hands vs MediaPipe"): an unsharp
 mask after upscaling, CLAHE on luminance, a contrast stretch, gamma 0.8, Lanczos and a 384 px target each
 found the same or fewer hands; sharpening and CLAHE lost 5 to 28 points. What helps is the landmarker's
-confidence thresholds (:mod:`vision.landmarker`) and, at the price of a second call on every empty crop,
-the mirrored retry.
+confidence thresholds (:mod:`vision.landmarker`) and, at the price of more calls on every empty crop, a
+second look: any other view of the same place (turned by 45°, wider, mirrored) finds a part of the hands
+the first call missed, and two such retries bring rendered life-size hands from 92 % to 95 %. Turning the
+crop so the arm points down (:func:`upright_angle`) did not help, nor did tighter crops.
 
 Measured with real MediaPipe on real hands pasted at 40–60 px into 1080p frames: see
 ``bench/RESULTS.md`` ("Small hands: seat crops").
