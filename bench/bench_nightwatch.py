@@ -274,7 +274,7 @@ def _quiet_nights(
                 wakeups=args.seed != 1, idle_fidget=args.idle_fidget if kind == "fidget" else 0.0,
             )  # fmt: skip
             print(f"built {out.name} in {time.monotonic() - t0:.0f} s", flush=True)
-        if args.build_only or args.part == "episodes":
+        if args.build_only or args.part == "episodes" or q < args.from_quiet:
             continue
         truth = json.loads((out / "truth.json").read_text())
         events, spent, ns, _ = analyse_night(out)
@@ -309,6 +309,7 @@ def main() -> int:
     ap.add_argument("--build-only", action="store_true", help="render the nights, watch nothing")
     ap.add_argument("--part", choices=("all", "episodes", "quiet"), default="all", help="what to watch")
     ap.add_argument("--from-episode", type=int, default=0, help="watch episodes from this index only")
+    ap.add_argument("--from-quiet", type=int, default=0, help="watch quiet nights from this index only")
     ap.add_argument("--cost-days", type=int, default=2, help="days of the random game for the cost (0: skip)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list misses and false alarms")

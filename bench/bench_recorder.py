@@ -254,7 +254,7 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
     seats = tuple(range(1, 11))
     evs = [parse_event(m) for m in marks]
     alive = {
-        m["id"]: tuple(referee(evs[:i], rules=rules, seats=seats).alive or seats)
+        m["id"]: tuple(referee(evs[:i], rules=rules, seats=seats, live=True).alive or seats)
         for i, m in enumerate(marks)
         if m["type"] == "vote_stop"
     }

@@ -66,6 +66,7 @@ def main() -> int:
     totals = {k: KindScore() for k in KINDS}
     rounds_ok = rounds_n = 0
     wall_analyse = video_s = 0.0
+    calls = 0
     failures: list[str] = []
     for seed in seeds(args.seeds):
         b = work / f"{args.knobs}-{args.size}-{args.hand_scale}-{seed}"
@@ -92,6 +93,9 @@ def main() -> int:
             t0 = time.monotonic()
             run([exe, "analyze", str(b), "--quiet", "--no-resume"])
             wall_analyse += time.monotonic() - t0
+        report = b / ".analysis" / "report.json"
+        if report.exists():
+            calls += int(json.loads(report.read_text()).get("landmarker_calls", 0))
         truth = json.loads((b / "truth.json").read_text())
         video_s += truth["duration_ms"] / 1000
         bundle = load_bundle(b)
@@ -130,6 +134,7 @@ def main() -> int:
     print(f"rounds matching the truth exactly: {rounds_ok}/{rounds_n} [{lo:.3f}, {hi:.3f}]")
     if wall_analyse:
         print(f"analysis: {video_s:.0f} s of video in {wall_analyse:.0f} s")
+    print(f"landmarker calls (last analysis of each seed): {calls}")
     for f in failures[:80]:
         print("  ", f)
     return 0

@@ -270,6 +270,7 @@ def _resolve_vote(
         fouled_since=lambda seat, t: any(x.seat == seat and x.t >= t for x in fouls),
         findings=f,
         end_t=p.end_t,
+        in_progress=p.last,
     )
     outcome = run_vote(ctx, candidates)
     elim: list[int] = []

@@ -252,9 +252,16 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
 
 
 def referee(
-    events: Iterable[Event], *, rules: RuleSet | str = FEDERATION, seats: Iterable[int] = range(1, 11)
+    events: Iterable[Event],
+    *,
+    rules: RuleSet | str = FEDERATION,
+    seats: Iterable[int] = range(1, 11),
+    live: bool = False,
 ) -> GameState:
-    """The game state the events lead to under ``rules`` (a RuleSet or a preset name), for ``seats``."""
+    """The game state the events lead to under ``rules`` (a RuleSet or a preset name), for ``seats``.
+
+    ``live``: the game is still being played (the record console): a vote step the log ends in is not
+    decided yet, rather than a step whose missing windows were never held."""
     if isinstance(rules, str):
         rules = rules_for(rules)
     seat_t = tuple(sorted(set(seats)))
@@ -271,7 +278,9 @@ def referee(
     days: list[DayResult] = []
     nights: list[NightResult] = []
     late_mark_reported = False
-    for p in _phases(evs, f):
+    phases = _phases(evs, f)
+    phases[-1].last = live
+    for p in phases:
         if g.winner is not None:
             if p.kind != "pre" and not late_mark_reported:
                 late_mark_reported = True

@@ -17,7 +17,8 @@ Extra keys this project adds:
   (seats losing this speech for 3 fouls, 000 7.4), ``withdrawn`` ([{by, target}]), ``vote_held``
   (false when no vote took place), ``no_vote_reason`` (the clause, or null), ``revealed`` ({seat: role}
   of the seats that left, when the rule set reveals roles: 004; else empty);
-- per vote round: ``t`` (the vote_call), ``count``, ``source`` ("judge" | "host" | "vision" | "none"),
+- per vote round: ``t`` (the vote_call), ``count``, ``source`` ("judge" | "host" | "vision" | "announced" |
+  "none"),
   ``announced`` (the host's vote_count, or null); in the ``all`` round also ``tied`` and ``passed``;
 - per night: ``don_check`` / ``sheriff_check`` ({t, target, answer, signal} or null: the Don's answer
   is "sheriff" / "not sheriff", the Sheriff's "red" / "black", ``signal`` is the host's gesture under
@@ -109,10 +110,11 @@ class VoteRound:
     announced: int | None = None
     tied: tuple[int, ...] = ()
     passed: bool | None = None
+    tally: int | None = None  # the count when no seat's vote is known (source "announced"): the host's
 
     @property
     def count(self) -> int:
-        return len(self.voters)
+        return len(self.voters) if self.tally is None else self.tally
 
     def to_json(self) -> JSON:
         out: JSON = {

@@ -26,6 +26,7 @@ class Phase:
     t: int
     events: list[Event] = field(default_factory=list)
     end_t: int = 0
+    last: bool = False  # the log ends in this phase and the game goes on (referee(..., live=True))
 
 
 @dataclass

@@ -31,6 +31,7 @@ class VoteContext:
     fouled_since: Callable[[int, int], bool]  # (seat, t): a host/judge foul for seat at or after t
     findings: Findings
     end_t: int = 0  # when no window was held: the time the findings name
+    in_progress: bool = False  # the log ends in this day: a step still open is not decided yet
 
 
 @dataclass(frozen=True)
@@ -238,13 +239,27 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
                     counted[seat] = t
                     voted[seat] = cand
             late = {s: t for s, t in late.items() if s in eligible and s not in counted}
-            if w.count is not None and w.count.count != len(counted) and step.round == "all":
+            by_host_alone = not ctx.vision_present and source == "none"
+            if (
+                w.count is not None
+                and w.count.count != len(counted)
+                and step.round == "all"
+                and not by_host_alone
+            ):
                 f.disagree(
                     w.count.t,
                     f"host announced {w.count.count} for all leaving, counted {len(counted)}",
                 )
             done.append((cand, w, counted, late, source))
             last_t = max(last_t, w.keystroke_t)
+        if pending and ctx.in_progress:
+            # The log ends inside this step (the console while the game is recorded): the step is not
+            # decided yet. Nobody leaves or is defaulted; nothing is "not held" or "not put to the vote".
+            for c, w, counted, late, source in done:
+                rounds.append(
+                    VoteRound(step.round, c, tuple(counted), tuple(late), (), w.call.t, source, _announced(w))
+                )
+            return VoteOutcome(tuple(rounds), (), last_t), wi
         if not done:
             what = "the vote was not held" if step.round == "main" else f"the {step.round} was not held"
             f.violation(last_t, None, "000 4.13" if step.round != "main" else "000 4.1", what)
@@ -254,7 +269,8 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
         if step.round == "all":
             _, w, counted, late, source = done[0]
             eligible = frozenset(s for s in ctx.can_vote(w.close_t) if s not in tied)
-            passed = 2 * len(counted) > len(eligible)
+            tally = _announced(w) if _announced_only(ctx, done) else None
+            passed = 2 * (len(counted) if tally is None else tally) > len(eligible)
             rounds.append(
                 VoteRound(
                     "all",
@@ -263,10 +279,11 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
                     tuple(late),
                     (),
                     w.call.t,
-                    source,
+                    source if tally is None else "announced",
                     _announced(w),
                     step.tied,
                     passed,
+                    tally,
                 )
             )
             return VoteOutcome(tuple(rounds), step.tied if passed else (), last_t), wi
@@ -277,7 +294,15 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
         last_cand = step.candidates[-1]
         counts: dict[int, int] = {c: 0 for c in step.candidates}
         by_cand = {c: (w, counted, late, source) for c, w, counted, late, source in done}
-        for c in step.candidates:
+        if _announced_only(ctx, done):
+            for c in step.candidates:
+                if c in by_cand:
+                    w = by_cand[c][0]
+                    ann = _announced(w)
+                    counts[c] = ann or 0
+                    rounds.append(VoteRound(step.round, c, (), (), (), w.call.t, "announced", ann, tally=ann))
+            by_cand = {}
+        for c in step.candidates if by_cand else ():
             if c not in by_cand:
                 if c == last_cand and defaulted:
                     counts[c] = len(defaulted)
@@ -306,3 +331,15 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
 
 def _announced(w: VoteWindow) -> int | None:
     return None if w.count is None else w.count.count
+
+
+def _announced_only(ctx: VoteContext, done: Sequence[tuple[object, VoteWindow, object, object, str]]) -> bool:
+    """No seat's vote is known in any window of the step — no judge or host votes and no vision at all —
+    and the host announced every count: a game logged by hand with counts only, or the record console while
+    the game is being recorded. The announced counts then decide the step (000 4.7: the host announces the
+    result); who voted, who was late and who was defaulted stay unknown."""
+    return (
+        bool(done)
+        and not ctx.vision_present
+        and all(src == "none" and w.count is not None for _, w, _, _, src in done)
+    )

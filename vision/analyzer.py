@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.24"
+VERSION = "0.25"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -130,6 +130,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
     return {"events": out, "calls": calls, "damaged": damaged}
 
 
+RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 
 
@@ -171,10 +172,22 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         close: bool = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 <= reach * size
         return abs(a.t - b.t) <= DEDUPE_MS["shot_raise"] and close
 
+    def travelled(a: Any, b: Any) -> bool:
+        # One hand can be at both places only if there was time to move between them: a raise is fast
+        # but not instant (RAISE_SPEED hand lengths a second at most).
+        size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
+        ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
+        bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
+        apart: float = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 / size
+        return apart <= 1.0 or abs(a.t - b.t) >= 1000.0 * apart / RAISE_SPEED
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
-    # as a whole sighting nearby: drop it for that one.
+    # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
+    # players raising together are seen at the same moment in two places.)
     whole = [o for o in raises if not o.partial]
-    raises = [o for o in raises if not (o.partial and any(near(o, w, 5.0) for w in whole))]
+    raises = [
+        o for o in raises if not (o.partial and any(near(o, w, 5.0) and travelled(o, w) for w in whole))
+    ]
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):

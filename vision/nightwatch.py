@@ -14,7 +14,11 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   it and the head does not rise: the mask lifted.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
-  hand arrives).
+  hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
+  samples before the blob spanned both: that is the touched seat's own hand (a sign at the black
+  players' meeting, a raised arm), whose root happens to lie over its neighbour in the picture — a reach
+  arrives from the other seat, the zone it reaches is still until then. In ``shooting`` stretches not
+  while either seat has a hand up in its raise zone (a shot crossing a neighbour).
 * **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
   ``shooting`` stretches, where raised hands are the shots (the referee times those).
 
@@ -25,9 +29,12 @@ left and the strip it covers), so its move is d / rise (an estimate that reads l
 out of the head path and are not counted, and strips a pixel or two thin vanish in the speck filter, so a
 nod of a few per cent reads about nothing); a head up needs :data:`LIFT_MIN` of the rise held
 for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns). A hand
-counts only when its change spans :data:`SPAN_MIN` head widths and covers :data:`AREA_MIN` of a head's
-square (a gesture or a touch carries the hand well away from its rest; a hand shifted a few centimetres
-changes little more than its own outline).
+counts only when its change spans :data:`SPAN_MIN` head widths, covers :data:`AREA_MIN` of a head's
+square and is :data:`THICK_MIN` head widths thick somewhere (the widest disc inside it): a gesture or a
+touch carries the whole hand well away from its rest, so its change holds a hand's width; a hand or an
+arm shifted a few centimetres changes thin strips along its outline, which can be as long as a gesture
+(an arm's edge) but are only as thick as the shift (0.12–0.18 head widths on the bench's fidgety nights,
+whole hands 0.22–0.35).
 
 Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
 (the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
@@ -56,7 +63,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.2"
+VERSION = "0.3"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -71,6 +78,7 @@ TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
+OWN_FIRST = 2  # samples before a touch in which the touched seat's own hand moving makes it that hand
 GAP_SAMPLES = 2  # two runs closer than this many samples are one fact
 REF_SAMPLES = 25  # samples in the reference's median
 LIFT_MIN = (
@@ -78,6 +86,7 @@ LIFT_MIN = (
 )
 SPAN_MIN = 0.9  # a hand away from its rest: its change spans this many of the seat's head widths...
 AREA_MIN = 0.15  # ...and covers this share of a head's square (a hand shifted 3 cm: under 0.08)
+THICK_MIN = 0.2  # ...and is this many head widths thick somewhere (a whole hand, not an arm's edge)
 
 
 @dataclass(frozen=True)
@@ -216,10 +225,11 @@ class Series:
     high: dict[int, np.ndarray] = field(default_factory=dict)
     lift: dict[int, np.ndarray] = field(default_factory=dict)
     span: dict[int, np.ndarray] = field(default_factory=dict)
+    thick: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span"):
+        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -282,6 +292,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     high = {s.seat: np.zeros(n) for s in geo.seats}
     lift = {s.seat: np.zeros(n) for s in geo.seats}
     span = {s.seat: np.zeros(n) for s in geo.seats}
+    thick = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
@@ -334,6 +345,11 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             np.maximum.at(y1, lab_nz, ys)
             ok = x1 >= 0
             diag[ok] = np.hypot(x1[ok] - x0[ok] + 1, y1[ok] - y0[ok] + 1)
+        # every blob's thickness: the diameter of the widest disc inside its changed pixels (working px)
+        wide = np.zeros(count)
+        if len(nz):
+            dist = cv2.distanceTransform(changed, cv2.DIST_L2, 3).ravel()
+            np.maximum.at(wide, lab_nz, 2.0 * dist[nz])
         hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
         owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
         flat = cur.reshape(-1, 3)
@@ -347,7 +363,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             head_px = float(area[mine].sum())
             head[s.seat][i] = min(1.0, head_px / max(1, len(i_hp[s.seat])))
             lift[s.seat][i] = head_px / (2.0 * s.scale * s.rise)
-            big = mine_hand[k] & (area >= AREA_MIN * s.scale**2)
+            big = mine_hand[k] & (area >= AREA_MIN * s.scale**2) & (wide >= THICK_MIN * s.scale)
             if big.any():
                 span[s.seat][i] = float(diag[big].max()) / s.scale
             ib = i_bowed[s.seat]
@@ -367,10 +383,15 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         # footprint (its diagonal at least SPAN_MIN head widths of either seat), is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
         in_table = {s.seat: _count(labels, i_tnear[s.seat], count) for s in geo.seats}
+        for s in geo.seats:
+            sel = is_hand & (area >= AREA_MIN * s.scale**2) & (diag >= SPAN_MIN * s.scale)
+            sel &= in_region[s.seat] >= 0.15 * safe
+            if sel.any():
+                thick[s.seat][i] = float(wide[sel].max()) / s.scale
         seat_k = {s.seat: k for k, s in enumerate(geo.seats)}
         for s_, o in pairs:
             sc = min(scales[seat_k[s_]], scales[seat_k[o]])
-            far = (diag >= SPAN_MIN * sc) & (area >= AREA_MIN * sc**2)
+            far = (diag >= SPAN_MIN * sc) & (area >= AREA_MIN * sc**2) & (wide >= THICK_MIN * sc)
             span_ = is_hand & far & (in_region[s_] >= 0.15 * safe) & (in_region[o] >= 0.15 * safe)
             if not span_.any():
                 continue
@@ -385,7 +406,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 }
                 a_, b_ = (s_, o) if gap[s_] < gap[o] else (o, s_)
                 touch[(a_, b_)][i] += float(in_table[b_][lab]) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch, high, lift, span)
+    return Series(times, head, mask, move, raised, touch, high, lift, span, thick)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -456,7 +477,6 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
     for seat in sorted(series.head):
         # a hand up in the raise zone, clear of the head paths: the head signal there is the arm
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
-        arm_up = near(series.raised[seat] > MOVE_PX_SHARE)  # a hand clearly up: not a touch
         head = series.head[seat]
         lift = series.lift.get(seat, head)
         # a peek raises the head by a good share of its way up and holds it there; a nod returns at once
@@ -478,10 +498,15 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             if s != seat:
                 continue
             hit = v > TOUCH_PX_SHARE
-            if shooting:  # a raised hand crossing a neighbour during the count is a shot
-                hit &= ~arm_up & ~near(series.raised[o] > MOVE_PX_SHARE)
+            if shooting:  # a raised hand crossing a neighbour during the count is a shot (either seat's)
+                hit &= ~raised & ~near(series.high.get(o, series.raised[o]) > RAISED_SHARE)
             touching |= hit
             for a, b in runs(hit):
+                # the hand on the neighbour's zone is the neighbour's own when that zone was already
+                # moving before any arm spanned the two seats (its owner raised it: a sign at the meeting,
+                # a shot): the blob reaching this seat is that arm's root, not this seat's reach
+                if (series.move[o][max(0, a - OWN_FIRST) : a] > MOVE_PX_SHARE).any():
+                    continue
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())
                     who, whom = s, o

@@ -42,6 +42,9 @@ UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
+ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
+ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
+PASS_GAP_FRAMES = 2  # a raise zone's hand unseen for more active frames than this has left (another pass)
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -100,10 +103,16 @@ class ZoneWatcher:
         self.active_px = max(ACTIVE_MIN_PX, int(ACTIVE_SHARE * area))
         self._prev: npt.NDArray[np.uint8] | None = None
         self._still: npt.NDArray[np.uint8] | None = None  # the picture before the current activity
+        self._start: npt.NDArray[np.uint8] | None = None  # the zone's grey picture when the stretch began
         self._last_frame: npt.NDArray[np.uint8] | None = None
         # grey zone pictures of the current activity (and the one before it), for per-hand timing
         self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
         self.state = _ZoneState()
+        self._n = 0  # frames fed
+        # every ARM_STEP-th frame of the last seconds, to see an arm's whole path (see _attribute)
+        self._past: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=ARM_PAST)
+        self._arm_before: npt.NDArray[np.uint8] | None = None
+        self._trail_no: dict[int, int] = {}  # raise zones: the frame number of each trail entry, by t
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -118,14 +127,18 @@ class ZoneWatcher:
         return int(np.count_nonzero((diff > PIXEL_DELTA) & self.mask))
 
     def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        self._n += 1
         grey = self._grey(frame)
         changed = self.changed_pixels(grey)
         first = self._prev is None
         prev_grey, self._prev = self._prev, grey
         last, self._last_frame = self._last_frame, frame
+        if self._n % ARM_STEP == 1:
+            self._past.append((t, frame))
         st = self.state
         out: list[Observation] = []
         if first:
+            self._start = grey
             # What is already in the zone when the stretch starts is not a new arrival. Of those hands, only
             # a voting shape is followed for a lift: a relaxed hand moving off the table is no lift of a vote.
             hands = self._hands(frame)
@@ -139,10 +152,13 @@ class ZoneWatcher:
             if st.active_since is None:
                 st.active_since = t
                 self._still = last
+                early = [f for ft, f in self._past if ft <= t - ARM_BEFORE_MS]
+                self._arm_before = early[-1] if early else (self._past[0][1] if self._past else last)
                 self._hist.clear()
                 if prev_grey is not None:
                     self._hist.append((-1, prev_grey))
             st.last_change = t
+            self._trail_no[t] = self._n
             st.quiet = 0
             self._hist.append((t, grey))
             if self.zone == "raise_zone":
@@ -178,8 +194,15 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
-        st.placed.extend(arrivals)
-        return [self._down(h, st.recheck_t) for h in arrivals]
+        # As at a settle: a relaxed hand found coming back to rest right after a lift ends that lift.
+        returning = st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS
+        reported = [
+            h
+            for h in arrivals
+            if not (h.gesture not in VOTING_SHAPES and (returning or self._back_to_start(h.box, frame)))
+        ]
+        st.placed.extend(reported)
+        return [self._down(h, st.recheck_t) for h in reported]
 
     def _unseen_arrival(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """The landmarker never found a hand, yet something hand-sized that is not the table came to rest in
@@ -214,6 +237,8 @@ class ZoneWatcher:
             return []
         bx, by, bw, bh = (int(v) for v in stats[k, :4])
         box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))
+        if self._back_to_start(box, frame):
+            return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
         # the zone's edge), is no unreadable landing.
         for h in self.finder.find(frame, self.seat, self.zone):
@@ -227,6 +252,31 @@ class ZoneWatcher:
         self.state.unseen.append((box, cloth, owner))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+        """The place looks as it did when the stretch began, and something lay there then (not the bare
+        cloth): a hand that rested there, went away (a reach, a gesture) and came back to rest."""
+        if (
+            self._start is None
+            or self._still is None
+            or not self._unchanged(box, self._grey(frame), self._start)
+        ):
+            return False
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
+        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        region = self._still[y0 : y0 + h, x0 : x0 + w][by0:by1, bx0:bx1][self.mask[by0:by1, bx0:bx1]]
+        now = frame[y0 : y0 + h, x0 : x0 + w][by0:by1, bx0:bx1][self.mask[by0:by1, bx0:bx1]]
+        if len(region) == 0:
+            return False
+        # What came back differs from what was there just before (the cloth the hand had uncovered).
+        return (
+            float(
+                np.linalg.norm(now.astype(np.float32).mean(axis=0) - region.astype(np.float32).mean(axis=0))
+            )
+            >= UNSEEN_CLOTH_DIST
+        )
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
@@ -275,6 +325,13 @@ class ZoneWatcher:
                 arrivals.append(h)
             else:
                 matched_before.add(j)
+        # A resting hand the landmarker passes over this time, whose place still shows what it showed before
+        # the movement (another hand moved nearby), has not left.
+        grey = self._grey(frame)
+        for i, b in enumerate(before):
+            if i not in matched_before and self._unchanged(b.box, grey):
+                matched_before.add(i)
+                now = [*now, b]
         departed = False
         for i, b in enumerate(before):
             if i not in matched_before:
@@ -297,7 +354,11 @@ class ZoneWatcher:
         )
         if any(o.kind == "hand_up" for o in out):
             st.last_up = started
-        reported = [h for h in arrivals if not (lifted and h.gesture not in VOTING_SHAPES)]
+        reported = [
+            h
+            for h in arrivals
+            if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
+        ]
         out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
         # A hand matched to one seen before keeps its identity (placed or not).
         for h in now:
@@ -325,10 +386,12 @@ class ZoneWatcher:
             changed[by0 : int(max(0, h.box[3] + p - y0 + 1)), bx0 : int(max(0, h.box[2] + p - x0 + 1))] = 0
         return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
 
-    def _unchanged(self, box: Box, grey: npt.NDArray[np.uint8]) -> bool:
+    def _unchanged(
+        self, box: Box, grey: npt.NDArray[np.uint8], before: npt.NDArray[np.uint8] | None = None
+    ) -> bool:
         """The box of the zone's grey picture ``grey`` shows what it showed before the current movement
-        (few pixels changed)."""
-        if self._still is None:
+        (few pixels changed), or what the grey picture ``before`` shows."""
+        if before is None and self._still is None:
             return False
         x0, y0, _, _ = self.rect
         h, w = self.mask.shape
@@ -336,7 +399,9 @@ class ZoneWatcher:
         bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return False
-        before = self._grey(self._still)
+        if before is None:
+            assert self._still is not None
+            before = self._grey(self._still)
         d = cv2.absdiff(before[by0:by1, bx0:bx1], grey[by0:by1, bx0:bx1])
         return float(np.count_nonzero(d > PIXEL_DELTA)) < UNCHANGED_SHARE * d.size
 
@@ -361,9 +426,13 @@ class ZoneWatcher:
         return zone_still
 
     def _attribute(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> HandSeen:
-        """The arm's path (what changed since before the movement) names the owner when it is clear."""
-        assert self._still is not None
-        arm = self.finder.arm_owner(self._still, frame, hand, self.seat)
+        """The arm's path (what changed since before the movement) names the owner when it is clear. The
+        picture before is taken ARM_BEFORE_MS before the zone saw the movement: a neighbour's arm is
+        already on its way across before its hand enters the zone, and only the whole path (and its sleeve)
+        tells whose it is."""
+        before = self._arm_before if self._arm_before is not None else self._still
+        assert before is not None
+        arm = self.finder.arm_owner(before, frame, hand, self.seat)
         if arm is None or arm == hand.owner:
             return hand
         return dataclasses.replace(hand, owner=arm)
@@ -392,16 +461,38 @@ class ZoneWatcher:
         now = min(fresh, key=lambda h: h.top_y) if fresh else None
         if now is not None:
             trail.append((still_from, now))
+        numbers, self._trail_no = self._trail_no, {}
         if not trail:
             return []
-        top = min(h.top_y for _, h in trail)
-        t_peak, peak = next((t, h) for t, h in trail if h.top_y <= top + TOP_TOLERANCE_PX)
-        if now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
-            # The hand holds at the top: the peak is where it came to rest.
-            t_peak, peak = still_from, now
         st.raised = now
-        obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
-        return [dataclasses.replace(obs, partial=now is None)]
+        # Each hand passing through has its own peak: a neighbour's hand rising through this zone and out
+        # of it (two players raising together) must not hide the zone player's raise. A hand is followed
+        # while it is seen on nearly every frame; its owner is the one at its peak. A hand that left the
+        # zone before the movement stopped was seen only in part.
+        passes: list[list[tuple[int, HandSeen]]] = []
+        last_no = -10
+        for t, h in trail:
+            no = numbers.get(t, last_no)
+            if not passes or no - last_no > PASS_GAP_FRAMES:
+                passes.append([])
+            passes[-1].append((t, h))
+            last_no = no
+        best: dict[int, tuple[int, HandSeen, bool]] = {}
+        for i, seen in enumerate(passes):
+            top = min(h.top_y for _, h in seen)
+            t_peak, peak = next((t, h) for t, h in seen if h.top_y <= top + TOP_TOLERANCE_PX)
+            holds = now is not None and i == len(passes) - 1 and seen[-1][1] is now
+            if holds and now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
+                # The hand holds at the top: the peak is where it came to rest.
+                t_peak, peak = still_from, now
+            old = best.get(peak.owner)
+            if old is None or peak.top_y < old[1].top_y or (holds and peak.top_y <= old[1].top_y + 1):
+                best[peak.owner] = (t_peak, peak, holds)
+        out: list[Observation] = []
+        for t_peak, peak, holds in best.values():
+            obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
+            out.append(dataclasses.replace(obs, partial=not holds))
+        return out
 
 
 def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:

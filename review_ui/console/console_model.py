@@ -207,7 +207,7 @@ class ConsoleModel(QObject):
     # ---- state ---------------------------------------------------------------------------------------
 
     def refresh_state(self) -> None:
-        self.state = referee(self.marker.effective(), rules=self.rule_set, seats=self.seats)
+        self.state = referee(self.marker.effective(), rules=self.rule_set, seats=self.seats, live=True)
         self.marker.state = self.state
         emit(self.state_changed, self.state)
 

@@ -104,9 +104,11 @@ FinderFactory = Callable[[Layout], Any]
 
 
 def default_finder(layout: Layout) -> Any:
+    """The analyser's finder on the tap's layout: each seat's hand size from its own table zone (far seats'
+    hands are smaller), so the crops bring every seat's hands up to the detector's scale."""
     from vision.handfinder import HandFinder
 
-    return HandFinder(layout, hand_px=50.0 * layout.frame_size[0] / 1280.0)
+    return HandFinder(layout)
 
 
 @dataclass

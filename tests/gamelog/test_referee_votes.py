@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from gamelog.referee import referee
 from tests.gamelog.referee_builder import Game
 
 
@@ -240,3 +241,76 @@ def test_announced_count_differs_from_the_votes() -> None:
     state = g.json()
     assert [d["what"] for d in state["disagreements"]] == ["host announced 5 for seat 4, counted 6"]
     assert state["days"][0]["votes"][0]["announced"] == 5
+
+
+def test_counts_alone_decide_when_no_seat_vote_is_known_000_4_7() -> None:
+    """A game logged with the host's counts only (no per-seat votes, no vision: a hand-kept log, or the
+    record console while the game is recorded): the announced counts decide; voters stay unknown."""
+    g = Game()
+    g.discussion(noms={1: 4, 6: 9})
+    g.vote(4, [], count=6)
+    g.vote(9, [], count=4)
+    state = g.json()
+    day = state["days"][0]
+    assert day["eliminated"] == [4]
+    assert [(v["candidate"], v["count"], v["source"], v["voters"]) for v in day["votes"]] == [
+        (4, 6, "announced", []),
+        (9, 4, "announced", []),
+    ]
+    assert state["alive"] == [1, 2, 3, 5, 6, 7, 8, 9, 10]
+    assert state["disagreements"] == [] and state["violations"] == []
+
+
+def test_announced_tie_leads_to_the_revote_and_the_all_leave_question_000_4_13() -> None:
+    g = Game()
+    g.discussion(noms={1: 4, 6: 9})
+    g.vote(4, [], count=5)
+    g.vote(9, [], count=5)
+    g.vote(4, [], "revote", count=5)
+    g.vote(9, [], "revote", count=5)
+    g.vote("all", [], "all", count=6)
+    state = g.json()
+    assert [(v["round"], v["count"]) for v in state["days"][0]["votes"]] == [
+        ("main", 5),
+        ("main", 5),
+        ("revote", 5),
+        ("revote", 5),
+        ("all", 6),
+    ]
+    assert state["days"][0]["eliminated"] == [4, 9]
+    assert state["violations"] == [] and state["disagreements"] == []
+
+
+def test_with_vision_the_announced_count_is_only_compared() -> None:
+    """Vision ran (the analyser's events are in the log): vision's count stands and the host's announced
+    count is compared with it, as CONTRACT.md reads it — the counts-only rule does not apply."""
+    g = Game()
+    g.discussion(noms={1: 4, 6: 9})
+    g.hands(4, {1: 300, 2: 400, 3: 500}, count=6)
+    g.vote(9, [], count=4)
+    state = g.json()
+    votes = state["days"][0]["votes"]
+    assert [v["source"] for v in votes] == ["vision", "none"]
+    assert votes[0]["count"] == 3
+    assert any("announced 6" in d["what"] for d in state["disagreements"])
+
+
+@pytest.mark.parametrize("live", [True, False])
+def test_a_step_the_log_ends_in_is_open_while_the_game_is_live(live: bool) -> None:
+    """The record console referees the marks so far (``live``): after the first of three candidates, the
+    vote is under way — nobody leaves and nobody is defaulted yet. An archived log that ends there is a
+    vote whose other candidates were never put to it (000 4.5)."""
+    g = Game()
+    g.discussion(noms={1: 4, 3: 6, 7: 9})
+    g.vote(4, [1, 2, 3, 5, 6, 7])
+    state = referee(g.events(), rules=g.rules, seats=g.seats, live=live).to_json()
+    day = state["days"][0]
+    if live:
+        assert day["eliminated"] == [] and state["alive"] == list(range(1, 11))
+        assert [(v["candidate"], v["voters"], v["defaulted"]) for v in day["votes"]] == [
+            (4, [1, 2, 3, 5, 6, 7], [])
+        ]
+        assert state["violations"] == []
+    else:
+        assert day["eliminated"] == [4]
+        assert [v["rule"] for v in state["violations"]] == ["000 4.5", "000 4.5"]

@@ -217,3 +217,71 @@ def test_lift_grows_with_the_head_move_in_the_seats_rise(peek_bundle: Path) -> N
         assert got[0.015] < nw.LIFT_MIN, (seat.seat, got)
         assert got[0.015] <= got[0.03] < got[0.06], (seat.seat, got)
         assert 0.3 * 0.06 <= got[0.06] <= 1.2 * 0.06, (seat.seat, got)
+
+
+def _table_centre(seat: nw.SeatMasks) -> tuple[int, int]:
+    ys, xs = np.nonzero(seat.table)
+    return round(float(xs.mean())), round(float(ys.mean()))
+
+
+def test_an_arms_edge_is_not_a_hand_away_from_its_rest(peek_bundle: Path) -> None:
+    """A change as long as a gesture but only an arm's edge thick (a hand slid a few centimetres leaves
+    strips along the arm) spans nothing; a whole hand's worth of change, as long, spans SPAN_MIN head
+    widths and is THICK_MIN thick."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    seat = max(geo.seats, key=lambda m: m.scale)  # the nearest seat: the most pixels per head width
+    cx, cy = _table_centre(seat)
+    half = round(1.1 * seat.scale)
+    ref = np.full((geo.size[1], geo.size[0], 3), 120, np.uint8)
+    got = {}
+    for name, width in (("edge", 0.1), ("hand", 0.5)):
+        cur = ref.copy()
+        cv2.line(cur, (cx - half, cy), (cx + half, cy), (230, 230, 230), round(width * seat.scale))
+        series = nw.measure(geo, np.array([0, 160], np.int64), np.stack([ref, cur]), ref)
+        got[name] = (series.span[seat.seat][1], series.thick[seat.seat][1])
+    assert seat.scale * 0.1 >= 3, seat.scale  # the edge survives the speck filter
+    assert got["edge"][0] == 0.0, got
+    assert got["hand"][0] >= nw.SPAN_MIN and got["hand"][1] >= nw.THICK_MIN, got
+    assert got["edge"][1] < nw.THICK_MIN <= got["hand"][1], got
+
+
+def _two_seats(n: int) -> nw.Series:
+    s = _series({1: [0.0] * n, 2: [0.0] * n})
+    s.touch[(1, 2)] = np.zeros(n)
+    s.touch[(1, 2)][20:30] = 3 * nw.TOUCH_PX_SHARE
+    return s
+
+
+def test_a_neighbours_own_hand_is_not_a_touch() -> None:
+    """A blob spanning seats 1 and 2 and covering seat 2's zone is seat 1's touch when it arrives there; when
+    seat 2's own hand was already moving in its zone before the blob spanned both (a sign at the meeting,
+    a raised arm whose root lies over seat 1), it is not."""
+    n = 60
+    reach = _two_seats(n)
+    found = nw.facts(reach, 0, n * nw.STEP_MS)
+    assert [(f.kind, f.seat, f.into, f.t) for f in found] == [("touch", 1, 2, 20 * nw.STEP_MS)]
+    own = _two_seats(n)
+    own.move[2][20 - nw.OWN_FIRST : 30] = 3 * nw.MOVE_PX_SHARE
+    assert [f for f in nw.facts(own, 0, n * nw.STEP_MS) if f.kind == "touch"] == []
+    # the touched seat's hand moving long before (and at rest again) does not excuse a later reach
+    early = _two_seats(n)
+    early.move[2][5:10] = 3 * nw.MOVE_PX_SHARE
+    assert [(f.kind, f.seat) for f in nw.facts(early, 0, n * nw.STEP_MS) if f.kind == "touch"] == [
+        ("touch", 1)
+    ]
+
+
+def test_a_raised_arm_in_the_shooting_round_is_a_shot_not_a_touch() -> None:
+    """During the count a blob spanning two seats while either of them has a hand up in its raise zone is
+    the shot; the same blob with no hand up is a touch."""
+    n = 60
+    plain = _two_seats(n)
+    plain.high.update({1: np.zeros(n), 2: np.zeros(n)})
+    assert [(f.kind, f.seat) for f in nw.facts(plain, 0, n * nw.STEP_MS, shooting=True)] == [("touch", 1)]
+    for up in (1, 2):
+        shot = _two_seats(n)
+        shot.high.update({1: np.zeros(n), 2: np.zeros(n)})
+        shot.high[up][18:32] = 2 * nw.RAISED_SHARE
+        assert nw.facts(shot, 0, n * nw.STEP_MS, shooting=True) == [], up

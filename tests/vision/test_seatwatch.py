@@ -368,3 +368,149 @@ def test_a_fist_landing_while_another_hand_leaves_is_looked_for_again() -> None:
     w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
     obs = [o for i, f in enumerate(frames_) for o in w.feed(f, i * 40)]
     assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", 8 * 40, "thumb_up")]
+
+
+def test_a_hand_back_where_it_rested_when_the_stretch_began_is_no_landing() -> None:
+    """A relaxed hand resting at the zone's edge goes away (a reach into the neighbour's zone) and comes back
+    to the same place: not a vote, whether the landmarker reads it (a palm) or not. A voting fist placed
+    there is one, and a relaxed hand landing at a new place is reported (for the judge)."""
+    rest, away = [105] * 4 + [140, 200, 260] + [280] * 30, [220, 160, 105] + [105] * 16
+    assert run(rest + away, SquareFinder(gesture="palm")) == []
+    assert run(rest + away, BlindFinder()) == []
+    assert [o.kind for o in run(rest + away, SquareFinder(gesture="thumb_up"))] == ["hand_up", "hand_down"]
+    elsewhere = [220, 160, 130] + [130] * 16
+    assert [o.kind for o in run(rest + elsewhere, SquareFinder(gesture="palm"))] == ["hand_down"]
+
+
+def test_a_relaxed_hand_found_only_on_a_second_look_after_a_lift_is_not_a_landing() -> None:
+    """The voter's fist leaves; the relaxed hand comes back to rest and the quick look at the settle misses
+    it (found on the thorough look a frame later): still the end of the lift, as at a settle."""
+
+    class Shaped(SquareFinder):
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            found = super().find(frame, seat, zone)
+            if found and found[0].box[0] < 120:
+                return [dataclasses.replace(h, gesture="palm") for h in found] if thorough else []
+            return found
+
+    land = [0, 0, 40, 80, 110, 130] + [130] * 8
+    leave = [160, 220, 280] + [280] * 3
+    back = [220, 160, 105] + [105] * 16
+    assert [o.kind for o in run(land + leave + back, Shaped())] == ["hand_down", "hand_up"]
+
+
+def test_the_arm_is_compared_with_the_picture_from_before_it_set_off() -> None:
+    """The zone sees a hand only when it enters; the arm's path is judged against the picture from
+    ARM_BEFORE_MS before that, when a neighbour's arm had not yet crossed the frame."""
+    from vision.seatwatch import ARM_BEFORE_MS
+
+    seen: list[int] = []
+
+    class Recorder(SquareFinder):
+        def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> None:
+            seen.append(int(before[0, 0, 1]))  # each frame is stamped with its number
+            return None
+
+    finder = Recorder()
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    xs = [None] * 40 + [0, 20, 50, 80, 110, 130] + [130] * 6
+    for i, f in enumerate(frames(xs)):
+        f[0, 0, 1] = i
+        w.feed(f, i * 40)
+    start = 40 + 3  # the first frame that changed inside the zone (x 80 reaches it)
+    assert seen and start - seen[0] >= ARM_BEFORE_MS / 40 - 1
+    assert start - seen[0] <= ARM_BEFORE_MS / 40 + 8  # not from long before either
+
+
+def _raise_watch(hands_per_frame: list[list[tuple[int, int, int]]]) -> list:
+    """A raise zone whose finder reports (owner, x, top) hands, drawn as squares so the zone is active."""
+
+    class Listed(SquareFinder):
+        i = 0
+
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            out = []
+            for owner, x, top in hands_per_frame[min(Listed.i, len(hands_per_frame) - 1)]:
+                box = (float(x), float(top), float(x + 20), float(top + 20))
+                out.append(
+                    HandSeen(
+                        owner,
+                        "gun",
+                        0.9,
+                        0.9,
+                        box,
+                        (x + 10.0, top + 10.0),
+                        float(top),
+                        1.0,
+                        np.zeros((21, 3)),
+                    )
+                )
+            return out
+
+    finder = Listed()
+    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    obs = []
+    for i, hands in enumerate(hands_per_frame):
+        Listed.i = i
+        f = np.full((300, 300, 3), 40, np.uint8)
+        for _, x, top in hands:
+            f[top : top + 20, x : x + 20] = 230
+        if not hands and any(hands_per_frame[:i]):
+            f[160:175, 100 + 10 * i : 115 + 10 * i] = 120  # an arm moving on (no hand): the zone stays active
+        obs.extend(w.feed(f, i * 40))
+    return obs
+
+
+def test_a_neighbours_hand_rising_through_the_zone_does_not_hide_the_players_raise() -> None:
+    """Two players raise together: the neighbour's hand passes higher through this zone and leaves it;
+    the zone player's own hand rises after it and holds. Both raises are reported, the player's whole."""
+    empty: list[tuple[int, int, int]] = []
+    frames_ = [empty] * 3
+    frames_ += [[(4, 150, 150)], [(4, 150, 120)], [(4, 155, 100)]]  # the neighbour's hand, leaving upwards
+    frames_ += [empty] * 3
+    frames_ += [[(3, 120, 170 - 12 * k)] for k in range(5)]  # the player's own hand rises to 122
+    frames_ += [[(3, 120, 122)]] * 8
+    obs = _raise_watch(frames_)
+    got = sorted((o.seat, o.partial) for o in obs if o.kind == "shot_raise")
+    assert got == [(3, False), (4, True)]
+    own = next(o for o in obs if o.seat == 3)
+    assert own.box is not None and own.box[1] == 122
+
+
+def test_one_hand_followed_through_the_zone_gives_one_raise() -> None:
+    empty: list[tuple[int, int, int]] = []
+    frames_ = [empty] * 3 + [[(3, 120, 170 - 12 * k)] for k in range(5)] + [[(3, 120, 122)]] * 8
+    assert [o.seat for o in _raise_watch(frames_) if o.kind == "shot_raise"] == [3]
+
+
+def test_a_resting_fist_the_landmarker_misses_once_has_not_left() -> None:
+    """Another hand moves in the zone and leaves; at that settle the landmarker passes over the voter's fist,
+    which has not moved: no lift. A fist that does leave gives its hand_up."""
+
+    class MissesTheFistOnce(BlobFinder):
+        looks = 0
+
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            found = super().find(frame, seat, zone)
+            if len(found) == 1 and found[0].box[0] == 150 and frame[165, 105, 0] < 100:
+                MissesTheFistOnce.looks += 1
+                if MissesTheFistOnce.looks == 2:
+                    return []
+            return found
+
+    def scene(fist_leaves: bool) -> list:
+        frames_ = []
+        for i in range(50):
+            f = np.full((300, 300, 3), 40, np.uint8)
+            xf = max(150, 290 - 35 * i) if not (fist_leaves and i >= 30) else min(300, 150 + 40 * (i - 29))
+            f[110:130, xf : min(300, xf + 20)] = 230  # the voter's fist, still from frame 4
+            if 12 <= i <= 20:  # another hand passes along the bottom of the zone and leaves
+                xn = 100 + 20 * (i - 12)
+                f[160:175, xn : xn + 15] = 230
+            frames_.append(f)
+        MissesTheFistOnce.looks = 0
+        w = ZoneWatcher(MissesTheFistOnce(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+        return [(o.kind, o.t) for i, f in enumerate(frames_) for o in w.feed(f, i * 40)]
+
+    assert [k for k, _ in scene(False)] == ["hand_down"]
+    assert [k for k, _ in scene(True)] == ["hand_down", "hand_up"]
