@@ -9,7 +9,10 @@ arriving in a seat zone; upscaled toward 256 px, at most 4x) and runs the real M
 Error = mean distance of the 21 landmarks to the rendered joints, divided by the palm length (wrist → middle
 MCP, 3D, in pixels: 0.48 × hand length), so it does not depend on size. ``--det-conf``/``--presence-conf``
 override the landmarker's default thresholds; ``--negatives BUNDLE`` also counts false hands on hand-free
-crops (backgrounds, real photo windows clear of hands, the bundle's head zones).
+crops (backgrounds, real photo windows clear of hands, the bundle's head zones). ``--upright DEG`` turns each
+crop so the arm points down (its direction known to ± DEG); ``--retry-turns``/``--retry-window`` try an empty
+crop again turned or wider (``vision.crops.detect_crop`` retries); ``--cache DIR`` keeps the rendered cases,
+so that variants are compared on the same pixels without rendering again.
 
     .venv/bin/python bench/bench_hand_detection.py --per-cell 3 --json /tmp/hands.json
 """
@@ -17,6 +20,7 @@ crops (backgrounds, real photo windows clear of hands, the bundle's head zones).
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import math
 import sys
@@ -34,7 +38,7 @@ from benchstats import wilson
 
 from tablesim.hands import SKIN_TONES, SLEEVE_COLOURS, HandLook, HandSprite, SpriteCache, render_hand
 from tablesim.skeleton import POSES, camera_from_world, hand_in_world, hand_joints, rotation
-from vision.crops import CropSpec, crop_around, detect_crop, extract
+from vision.crops import CropSpec, crop_around, detect_crop, extract, upright_angle
 
 SIZES = (30, 40, 50, 60, 90, 120)
 WINDOW = 3.0  # crop side in hand lengths, as vision.crops.motion_roi makes for a hand arriving
@@ -133,6 +137,30 @@ def composite(sprite: HandSprite, bg: np.ndarray, x0: int, y0: int) -> np.ndarra
 
 def frame_for(case: Case) -> tuple[np.ndarray, np.ndarray]:
     """A life-size frame patch with the hand in it, and the hand's 21 true joints in that patch (px)."""
+    img, joints, _ = frame_with_arm(case)
+    return img, joints
+
+
+FRAME_CACHE: Path | None = None  # --cache: rendered cases kept on disk between runs (same bytes)
+
+
+def frame_with_arm(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`frame_for`, and the unit direction (image x, y) from the wrist along the rendered forearm:
+    where the arm comes from, as the analyser knows it from the seat layout (the player's body)."""
+    if FRAME_CACHE is None:
+        return _render_case(case)
+    key = hashlib.sha1(repr(case).encode()).hexdigest()[:20]
+    path = FRAME_CACHE / f"{key}.npz"
+    if path.exists():
+        with np.load(path) as z:
+            return z["img"], z["joints"], z["arm"]
+    img, joints, arm = _render_case(case)
+    FRAME_CACHE.mkdir(parents=True, exist_ok=True)
+    np.savez(path, img=img, joints=joints, arm=arm)
+    return img, joints, arm
+
+
+def _render_case(case: Case) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     rng = np.random.default_rng(case.seed)
     look = HandLook(SKIN_TONES[case.skin], SLEEVE_COLOURS[case.sleeve], left=case.left)
     sprite = render_hand(case.pose, look, orientation(case), float(case.size), seed=case.seed)
@@ -146,15 +174,56 @@ def frame_for(case: Case) -> tuple[np.ndarray, np.ndarray]:
     ok, enc = cv2.imencode(".jpg", img8[..., ::-1], [cv2.IMWRITE_JPEG_QUALITY, 85])
     assert ok
     img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
-    return img8, sprite.joints + margin
+    arm = (sprite.elbow - sprite.wrist).astype(np.float64)
+    if np.hypot(*arm) < 0.1 * case.size:  # forearm pointing at the camera: the palm's axis says it
+        arm = (sprite.joints[0] - sprite.joints[9]).astype(np.float64)
+    return img8, sprite.joints + margin, arm / max(float(np.hypot(*arm)), 1e-9)
 
 
-def hand_crop(img: np.ndarray, joints: np.ndarray, size: int, window: float) -> tuple[np.ndarray, CropSpec]:
+def arm_estimate(case: Case, arm: np.ndarray, err_deg: float) -> np.ndarray:
+    """The arm direction turned by a random error, uniform in ± ``err_deg`` (drawn from the case's own
+    seed, so the same hands get the same errors in every run): what a layout-based guess would give."""
+    e = math.radians(float(np.random.default_rng(case.seed + 99).uniform(-err_deg, err_deg)))
+    c, s = math.cos(e), math.sin(e)
+    return np.array([c * arm[0] - s * arm[1], s * arm[0] + c * arm[1]])
+
+
+def hand_crop(
+    img: np.ndarray, joints: np.ndarray, size: int, window: float, angle: float = 0.0
+) -> tuple[np.ndarray, CropSpec]:
     """The detector's view: a square ``window`` hand lengths wide around the hand, made by the vision
-    package's own crop code (``vision.crops``: clamped to the frame, upscaled toward 256 px, at most 4×)."""
+    package's own crop code (``vision.crops``: clamped to the frame, upscaled toward 256 px, at most 4×,
+    turned by ``angle``)."""
     cx, cy = (joints.min(axis=0) + joints.max(axis=0)) / 2
-    spec = crop_around(img.shape, (float(cx), float(cy)), window * size)
+    spec = crop_around(img.shape, (float(cx), float(cy)), window * size, angle=angle)
     return extract(img, spec), spec
+
+
+@dataclass(frozen=True)
+class CropPlan:
+    """How the bench crops: ``window`` hand lengths; turned upright from the arm direction known to within
+    ± ``upright`` degrees (None: not turned); while empty, retried turned by each of ``retry_turns``
+    degrees more, then ``retry_window`` hand lengths wide (0: not), then mirrored (``retry_mirrored``)."""
+
+    window: float = WINDOW
+    upright: float | None = None
+    retry_turns: tuple[float, ...] = ()
+    retry_window: float = 0.0
+    retry_mirrored: bool = False
+
+    def specs(self, case: Case, img: np.ndarray, joints: np.ndarray, arm: np.ndarray) -> list[CropSpec]:
+        angle = 0.0 if self.upright is None else upright_angle(arm_estimate(case, arm, self.upright))
+        first = hand_crop(img, joints, case.size, self.window, angle)[1]
+        return [first, *self.retries(first, img.shape)]
+
+    def retries(self, first: CropSpec, frame_shape: tuple[int, ...]) -> list[CropSpec]:
+        """The retries of the crop ``first`` (``window`` hand lengths wide), in order."""
+        out = [first.turned(first.angle + t) for t in self.retry_turns]
+        if self.retry_window > 0:
+            centre = ((first.x0 + first.x1) / 2, (first.y0 + first.y1) / 2)
+            side = max(first.width, first.height) * self.retry_window / self.window
+            out.append(crop_around(frame_shape, centre, side, angle=first.angle))
+        return out
 
 
 def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) -> list[Case]:
@@ -189,10 +258,16 @@ def make_cases(per_cell: int, sizes: tuple[int, ...], blur: float, seed: int) ->
     return cases
 
 
-def run_case(tracker: object, case: Case, window: float, retry: bool = False) -> Outcome:
-    img, truth = frame_for(case)
-    spec = hand_crop(img, truth, case.size, window)[1]
-    found, calls = detect_crop(tracker, img, spec, retry_mirrored=retry)  # type: ignore[arg-type]
+def run_case(tracker: object, case: Case, plan: CropPlan) -> Outcome:
+    img, truth, arm = frame_with_arm(case)
+    spec, *retries = plan.specs(case, img, truth, arm)
+    found, calls = detect_crop(
+        tracker,  # type: ignore[arg-type]
+        img,
+        spec,
+        retries=retries,
+        retry_mirrored=plan.retry_mirrored,
+    )
     if len(found) == 0:
         return Outcome(case, False, math.nan, math.nan, calls)
     palm = PALM_RATIO * case.size
@@ -300,8 +375,7 @@ def real_baseline(
     real_dir: Path,
     sizes: tuple[int, ...],
     blur: float,
-    window: float,
-    retry: bool = False,
+    plan: CropPlan,
 ) -> list[str]:
     """The same measurement on REAL hands: every still photo in ``real_dir`` (LABELS.tsv) where MediaPipe
     finds hands at full resolution; each such hand, with those landmarks as the reference, is shrunk to each
@@ -349,8 +423,21 @@ def real_baseline(
             assert ok
             img8 = cv2.imdecode(enc, cv2.IMREAD_COLOR)[..., ::-1].copy()
             truth = pts * k
-            spec = hand_crop(img8, truth, size, window)[1]
-            found = detect_crop(tracker, img8, spec, retry_mirrored=retry)[0]  # type: ignore[arg-type]
+            angle = 0.0
+            if plan.upright is not None:  # the arm's direction: the palm's axis, wrist side, give or take
+                axis = truth[0] - truth[9]
+                rng = np.random.default_rng(len(counts[size]) + 1000 * size)
+                e = math.radians(float(rng.uniform(-plan.upright, plan.upright)))
+                c, s_ = math.cos(e), math.sin(e)
+                angle = upright_angle((c * axis[0] - s_ * axis[1], s_ * axis[0] + c * axis[1]))
+            spec = hand_crop(img8, truth, size, plan.window, angle)[1]
+            found = detect_crop(
+                tracker,  # type: ignore[arg-type]
+                img8,
+                spec,
+                retries=plan.retries(spec, img8.shape),
+                retry_mirrored=plan.retry_mirrored,
+            )[0]
             errs = [
                 float(np.mean(np.linalg.norm(p[:, :2] - truth, axis=1))) / (PALM_RATIO * size)
                 for p in found.points
@@ -438,12 +525,21 @@ def handfree_crops(ref: object, real_dir: Path | None, bundle: Path | None, seed
     return out
 
 
-def false_hands(tracker: object, negatives: list[Negative], retry: bool = False) -> list[str]:
-    """How many hand-free crops MediaPipe finds a hand in, per kind, and detector calls per crop."""
+def false_hands(tracker: object, negatives: list[Negative], plan: CropPlan) -> list[str]:
+    """How many hand-free crops MediaPipe finds a hand in, per kind, and detector calls per crop (a hand-free
+    crop is empty, so it pays for every retry of ``plan``; with ``plan.upright`` it is turned at random)."""
     hits: dict[str, list[bool]] = defaultdict(list)
     calls = 0
+    rng = np.random.default_rng(5)
     for neg in negatives:
-        found, n = detect_crop(tracker, neg.frame, neg.spec, retry_mirrored=retry)  # type: ignore[arg-type]
+        spec = neg.spec if plan.upright is None else neg.spec.turned(float(rng.uniform(-180, 180)))
+        found, n = detect_crop(
+            tracker,  # type: ignore[arg-type]
+            neg.frame,
+            spec,
+            retries=plan.retries(spec, neg.frame.shape),
+            retry_mirrored=plan.retry_mirrored,
+        )
         calls += n
         hits[neg.kind].append(len(found) > 0)
     total = [h for v in hits.values() for h in v]
@@ -574,7 +670,30 @@ def main(argv: list[str] | None = None) -> int:
         metavar="BUNDLE",
         help="also count false hands on hand-free crops (backgrounds, --real photos, BUNDLE's head zones)",
     )
+    ap.add_argument(
+        "--upright",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="turn each crop so the arm points down, the arm's direction known to within ± DEG",
+    )
+    ap.add_argument(
+        "--retry-turns", default="", help="degrees: an empty crop is tried again turned by each (e.g. 90,-90)"
+    )
+    ap.add_argument(
+        "--retry-window", type=float, default=0.0, help="then again this many hand lengths wide (0: not)"
+    )
+    ap.add_argument("--cache", type=Path, default=None, help="keep rendered cases here between runs")
     args = ap.parse_args(argv)
+    global FRAME_CACHE
+    FRAME_CACHE = args.cache
+    plan = CropPlan(
+        window=args.window,
+        upright=args.upright,
+        retry_turns=tuple(float(t) for t in args.retry_turns.split(",") if t.strip()),
+        retry_window=args.retry_window,
+        retry_mirrored=args.retry_mirrored,
+    )
 
     from vision.landmarker import HandTracker
 
@@ -605,18 +724,12 @@ def main(argv: list[str] | None = None) -> int:
             tracker_for(args) as tracker,
         ):
             if args.real:
-                print(
-                    "\n".join(
-                        real_baseline(
-                            tracker, ref, args.real, sizes, args.blur, args.window, args.retry_mirrored
-                        )
-                    )
-                )
+                print("\n".join(real_baseline(tracker, ref, args.real, sizes, args.blur, plan)))
                 print()
             if args.negatives:
                 photos = args.real or Path(__file__).resolve().parent.parent.parent / "shared" / "real_hands"
                 negs = handfree_crops(ref, photos, args.negatives, args.seed)
-                print("\n".join(false_hands(tracker, negs, args.retry_mirrored)))
+                print("\n".join(false_hands(tracker, negs, plan)))
                 print()
     poses = set(args.poses.split(","))
     cases = [c for c in make_cases(args.per_cell, sizes, args.blur, args.seed) if c.pose in poses]
@@ -624,7 +737,7 @@ def main(argv: list[str] | None = None) -> int:
     t0 = time.perf_counter()
     with tracker_for(args) as tracker:
         for case in cases:
-            outcomes.append(run_case(tracker, case, args.window, args.retry_mirrored))
+            outcomes.append(run_case(tracker, case, plan))
     elapsed = time.perf_counter() - t0
     if not outcomes:
         return 0
@@ -633,8 +746,8 @@ def main(argv: list[str] | None = None) -> int:
     print(
         f"{len(outcomes)} hands in {elapsed:.0f} s; blur sigma {args.blur} px; "
         f"crop {args.window:g} hand lengths, upscaled toward 256 px (at most 4x); "
-        f"{sum(o.calls for o in outcomes) / len(outcomes):.2f} detector calls per hand"
-        + ("; empty crops tried again mirrored" if args.retry_mirrored else "")
+        f"{sum(o.calls for o in outcomes) / len(outcomes):.2f} detector calls per hand; "
+        f"{plan}"
     )
     print(
         f"detected {len(det)}/{len(outcomes)} ({100 * len(det) / len(outcomes):.1f}%, "
@@ -652,7 +765,7 @@ def main(argv: list[str] | None = None) -> int:
             f"life size (40–60 px): detected {len(ld)}/{len(life)} ({100 * len(ld) / len(life):.1f}%, "
             f"CI {100 * lo:.0f}–{100 * hi:.0f}%), mean error {le:.3f}"
         )
-    for key in ("size", "pose", "view"):
+    for key in ("size", "pose", "view", "skin", "background"):
         print()
         print("\n".join(summarise(outcomes, key)))
     if args.failures:

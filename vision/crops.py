@@ -13,16 +13,19 @@ more pixels to work with. So:
   more expensive pass);
 - :func:`motion_roi`: one tight window around what moved in a zone between two frames (the cheap pass
   for a hand arriving on the table);
-- :func:`extract` cuts and resizes; :meth:`CropSpec.to_frame` maps points back; :func:`detect_crop`
-  runs a tracker on one crop (optionally once more, mirrored, when it finds nothing);
+- :func:`extract` cuts and resizes (a turned crop, :attr:`CropSpec.angle`, with one affine warp);
+  :meth:`CropSpec.to_frame` maps points back; :func:`detect_crop` runs a tracker on one crop and, while
+  it finds nothing, on other looks at the same place (``retries``: turned, wider; then mirrored);
   :func:`detect_in_crops` runs it over several crops and merges the hands found twice.
 
 What the detector is handed is the frame's own pixels, cubic-upscaled, and nothing more. Measured on
 rendered life-size hands and real photos (``bench/RESULTS.md``, "Rendered hands vs MediaPipe"): an unsharp
 mask after upscaling, CLAHE on luminance, a contrast stretch, gamma 0.8, Lanczos and a 384 px target each
 found the same or fewer hands; sharpening and CLAHE lost 5 to 28 points. What helps is the landmarker's
-confidence thresholds (:mod:`vision.landmarker`) and, at the price of a second call on every empty crop,
-the mirrored retry.
+confidence thresholds (:mod:`vision.landmarker`) and, at the price of more calls on every empty crop, a
+second look: any other view of the same place (turned by 45°, wider, mirrored) finds a part of the hands
+the first call missed, and two such retries bring rendered life-size hands from 92 % to 95 %. Turning the
+crop so the arm points down (:func:`upright_angle`) did not help, nor did tighter crops.
 
 Measured with real MediaPipe on real hands pasted at 40–60 px into 1080p frames: see
 ``bench/RESULTS.md`` ("Small hands: seat crops").
@@ -32,7 +35,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 import cv2
@@ -49,19 +52,27 @@ DEFAULT_HAND_PX = 50.0
 @dataclass(frozen=True)
 class CropSpec:
     """A crop ``[x0, x1) × [y0, y1)`` of the frame (pixels, inside the frame), resized by ``scale``
-    (output pixels per frame pixel) for the detector."""
+    (output pixels per frame pixel) for the detector, and turned by ``angle`` degrees about its centre.
+
+    ``angle`` 0 is the plain crop. Otherwise the detector sees the same square turned so that the crop's
+    downward direction is the frame direction ``(-sin angle, cos angle)`` (image axes, y down): what lies
+    in that direction from the crop's centre appears below it (:func:`upright_angle` makes the angle that
+    puts an arm at the bottom). Pixels the turned square takes from beyond the frame repeat its edge."""
 
     x0: int
     y0: int
     x1: int
     y1: int
     scale: float
+    angle: float = 0.0
 
     def __post_init__(self) -> None:
         if not (self.x1 > self.x0 and self.y1 > self.y0):
             raise ValueError(f"empty crop {self}")
         if not (self.scale > 0 and math.isfinite(self.scale)):
             raise ValueError(f"scale must be positive, got {self.scale}")
+        if not math.isfinite(self.angle):
+            raise ValueError(f"angle must be finite, got {self.angle}")
 
     @property
     def width(self) -> int:
@@ -76,11 +87,31 @@ class CropSpec:
         """(width, height) of the image :func:`extract` returns."""
         return max(1, round(self.width * self.scale)), max(1, round(self.height * self.scale))
 
+    def turned(self, angle: float) -> CropSpec:
+        """The same square turned by ``angle`` degrees (replacing any turn it had)."""
+        return replace(self, angle=float(angle))
+
+    def _rotation(self) -> npt.NDArray[np.float64]:
+        """(2, 2): crop-output directions -> frame directions."""
+        a = math.radians(self.angle)
+        c, s = math.cos(a), math.sin(a)
+        return np.array([[c, -s], [s, c]])
+
+    def _centres(self) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.float64]]:
+        """The crop's centre in frame pixels and in crop-output pixels (continuous coordinates)."""
+        frame_c = np.array([(self.x0 + self.x1) / 2, (self.y0 + self.y1) / 2])
+        return frame_c, np.array([self.width, self.height]) * self.scale / 2
+
     def to_frame(self, points: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """Points (..., 2) or (..., 3) in crop-output pixels -> frame pixels (z is scaled like x)."""
         p = np.array(points, dtype=np.float32, copy=True)
-        p[..., 0] = p[..., 0] / self.scale + self.x0
-        p[..., 1] = p[..., 1] / self.scale + self.y0
+        if self.angle == 0.0:
+            p[..., 0] = p[..., 0] / self.scale + self.x0
+            p[..., 1] = p[..., 1] / self.scale + self.y0
+        else:
+            frame_c, out_c = self._centres()
+            xy = (p[..., :2].astype(np.float64) - out_c) / self.scale
+            p[..., :2] = xy @ self._rotation().T + frame_c
         if p.shape[-1] > 2:
             p[..., 2] = p[..., 2] / self.scale
         return p
@@ -88,15 +119,46 @@ class CropSpec:
     def from_frame(self, points: npt.ArrayLike) -> npt.NDArray[np.float32]:
         """The inverse of :meth:`to_frame`."""
         p = np.array(points, dtype=np.float32, copy=True)
-        p[..., 0] = (p[..., 0] - self.x0) * self.scale
-        p[..., 1] = (p[..., 1] - self.y0) * self.scale
+        if self.angle == 0.0:
+            p[..., 0] = (p[..., 0] - self.x0) * self.scale
+            p[..., 1] = (p[..., 1] - self.y0) * self.scale
+        else:
+            frame_c, out_c = self._centres()
+            xy = (p[..., :2].astype(np.float64) - frame_c) @ self._rotation()  # rotation inverse = transpose
+            p[..., :2] = xy * self.scale + out_c
         if p.shape[-1] > 2:
             p[..., 2] = p[..., 2] * self.scale
         return p
 
+    def warp_matrix(self) -> npt.NDArray[np.float64]:
+        """(2, 3) affine map from crop-output pixel indices to frame pixel indices (pixel centres at
+        integers), for ``cv2.warpAffine(..., flags=WARP_INVERSE_MAP)``: the same map as :meth:`to_frame`."""
+        frame_c, out_c = self._centres()
+        lin = self._rotation() / self.scale
+        # frame_idx + 0.5 = lin @ (out_idx + 0.5 - out_c) + frame_c
+        offset = frame_c - 0.5 + lin @ (np.array([0.5, 0.5]) - out_c)
+        return np.hstack([lin, offset[:, None]])
+
     def hands_to_frame(self, hands: HandLandmarks) -> HandLandmarks:
-        """Hands found in the extracted crop, in frame pixels."""
-        return hands.scale(1.0 / self.scale).translate(self.x0, self.y0)
+        """Hands found in the extracted crop, in frame pixels (a turned crop's world coordinates are
+        turned back too, so their x and y follow the frame's axes)."""
+        if self.angle == 0.0:
+            return hands.scale(1.0 / self.scale).translate(self.x0, self.y0)
+        world = None
+        if hands.world is not None:
+            world = hands.world.copy()
+            world[..., :2] = (world[..., :2].astype(np.float64) @ self._rotation().T).astype(np.float32)
+        return HandLandmarks(self.to_frame(hands.points), hands.handedness, hands.score, world)
+
+
+def upright_angle(arm: tuple[float, float] | npt.ArrayLike) -> float:
+    """The :attr:`CropSpec.angle` that shows a hand upright: ``arm`` is the frame direction (image axes, y
+    down) from the hand towards where its arm comes from (the player's shoulder); the turned crop shows
+    that direction straight down, as the palm detector mostly saw hands in training. (0, 1) gives 0."""
+    ax, ay = (float(v) for v in np.asarray(arm, dtype=np.float64).reshape(2))
+    if not (math.isfinite(ax) and math.isfinite(ay)) or ax == ay == 0.0:
+        raise ValueError(f"arm direction must be a finite non-zero vector, got {(ax, ay)}")
+    return math.degrees(math.atan2(-ax, ay))
 
 
 def _frame_wh(frame_shape: Sequence[int]) -> tuple[int, int]:
@@ -134,12 +196,13 @@ def crop_around(
     *,
     out_size: int = DEFAULT_OUT_SIZE,
     max_upscale: float = 4.0,
+    angle: float = 0.0,
 ) -> CropSpec:
     """A square window of ``side`` pixels around ``center``, clamped to the frame, scaled towards
-    ``out_size`` (upscaled at most ``max_upscale`` times, never downscaled)."""
+    ``out_size`` (upscaled at most ``max_upscale`` times, never downscaled), turned by ``angle``."""
     wh = _frame_wh(frame_shape)
     x0, y0, x1, y1 = _square(wh, center[0], center[1], side)
-    return CropSpec(x0, y0, x1, y1, _scale_for(max(x1 - x0, y1 - y0), out_size, max_upscale))
+    return CropSpec(x0, y0, x1, y1, _scale_for(max(x1 - x0, y1 - y0), out_size, max_upscale), angle)
 
 
 def crop_for_zone(
@@ -149,6 +212,7 @@ def crop_for_zone(
     pad: float = 0.15,
     out_size: int = DEFAULT_OUT_SIZE,
     max_upscale: float = 4.0,
+    angle: float = 0.0,
 ) -> CropSpec:
     """One square crop around a zone polygon: its bounding box grown by ``pad`` × its longer side on
     every side, made square, clamped to the frame, scaled towards ``out_size``."""
@@ -160,6 +224,7 @@ def crop_for_zone(
         max(side, 8.0),
         out_size=out_size,
         max_upscale=max_upscale,
+        angle=angle,
     )
 
 
@@ -173,6 +238,7 @@ def tile_zone(
     pad: float = 0.1,
     out_size: int = DEFAULT_OUT_SIZE,
     max_upscale: float = 4.0,
+    angle: float = 0.0,
 ) -> list[CropSpec]:
     """Overlapping square windows ``window_hands × hand_px`` wide covering the padded zone, with at
     least ``overlap_hands × hand_px`` of overlap so that every hand lies whole in some window.
@@ -196,7 +262,7 @@ def tile_zone(
         return [lo + window / 2 + i * stride for i in range(n)]
 
     specs = [
-        crop_around(frame_shape, (cx, cy), window, out_size=out_size, max_upscale=max_upscale)
+        crop_around(frame_shape, (cx, cy), window, out_size=out_size, max_upscale=max_upscale, angle=angle)
         for cy in centres(by0, by1)
         for cx in centres(bx0, bx1)
     ]
@@ -214,6 +280,7 @@ def motion_roi(
     window_hands: float = 3.0,
     out_size: int = DEFAULT_OUT_SIZE,
     max_upscale: float = 4.0,
+    angle: float = 0.0,
 ) -> CropSpec | None:
     """A tight window around what changed inside the zone between ``prev`` and ``cur`` (same-shape
     RGB or grey frames), or None when less than ``min_area`` × hand_px² pixels changed.
@@ -241,19 +308,31 @@ def motion_roi(
     bx0, by0, bx1, by1 = _polygon_box(polygon)
     zone_side = max(bx1 - bx0, by1 - by0) * 1.2
     side = min(max(1.3 * max(w, h), window_hands * hand_px), max(zone_side, window_hands * hand_px))
-    return crop_around(cur.shape, (x + w / 2, y + h / 2), side, out_size=out_size, max_upscale=max_upscale)
+    return crop_around(
+        cur.shape, (x + w / 2, y + h / 2), side, out_size=out_size, max_upscale=max_upscale, angle=angle
+    )
 
 
 def extract(frame: npt.NDArray[np.uint8], spec: CropSpec, *, cubic: bool = True) -> npt.NDArray[np.uint8]:
-    """The crop of ``frame`` described by ``spec``, resized to ``spec.out_size`` (contiguous)."""
+    """The crop of ``frame`` described by ``spec``, resized to ``spec.out_size`` (contiguous); a turned
+    spec is cut with one ``cv2.warpAffine`` (the same cost as the resize)."""
     h, w = frame.shape[:2]
     if spec.x1 > w or spec.y1 > h:
         raise ValueError(f"crop {spec} does not fit a {w}x{h} frame")
-    patch = frame[spec.y0 : spec.y1, spec.x0 : spec.x1]
     size = spec.out_size
+    interp = cv2.INTER_CUBIC if cubic and spec.scale > 1 else cv2.INTER_LINEAR
+    if spec.angle != 0.0:
+        out = cv2.warpAffine(
+            frame,
+            spec.warp_matrix(),
+            size,
+            flags=interp | cv2.WARP_INVERSE_MAP,
+            borderMode=cv2.BORDER_REPLICATE,
+        )
+        return np.ascontiguousarray(out)
+    patch = frame[spec.y0 : spec.y1, spec.x0 : spec.x1]
     if size == (spec.width, spec.height):
         return np.ascontiguousarray(patch)
-    interp = cv2.INTER_CUBIC if cubic and spec.scale > 1 else cv2.INTER_LINEAR
     if spec.scale < 1:
         interp = cv2.INTER_AREA
     return np.ascontiguousarray(cv2.resize(patch, size, interpolation=interp))
@@ -301,18 +380,31 @@ def mirrored(hands: HandLandmarks, width: int) -> HandLandmarks:
 
 
 def detect_crop(
-    detector: _Detector, frame: npt.NDArray[np.uint8], spec: CropSpec, *, retry_mirrored: bool = False
+    detector: _Detector,
+    frame: npt.NDArray[np.uint8],
+    spec: CropSpec,
+    *,
+    retry_mirrored: bool = False,
+    retries: Sequence[CropSpec] = (),
 ) -> tuple[HandLandmarks, int]:
-    """Hands in one crop (frame pixels) and how many detector calls it took. With ``retry_mirrored``, a crop
-    where nothing is found is tried once more mirrored left-right: the palm detector is not symmetric,
-    and a hand it misses one way it often finds the other (bench/RESULTS.md, "Rendered hands vs
-    MediaPipe"); it costs a second call on every empty crop."""
+    """Hands in one crop (frame pixels) and how many detector calls it took. While nothing is found, each
+    of ``retries`` (other crops of the same place: turned, tighter) is tried in turn, then, with
+    ``retry_mirrored``, the first crop mirrored left-right: the palm detector is not symmetric, and a hand
+    it misses one way it often finds the other (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Every
+    retry costs a call on every crop still empty."""
     image = extract(frame, spec)
     hands = detector.detect(image)
-    if len(hands) or not retry_mirrored:
+    if len(hands):
         return spec.hands_to_frame(hands), 1
+    for calls, other in enumerate(retries, start=2):
+        hands = detector.detect(extract(frame, other))
+        if len(hands):
+            return other.hands_to_frame(hands), calls
+    calls = 1 + len(retries)
+    if not retry_mirrored:
+        return HandLandmarks.empty(), calls
     again = detector.detect(np.ascontiguousarray(image[:, ::-1]))
-    return spec.hands_to_frame(mirrored(again, image.shape[1])), 2
+    return spec.hands_to_frame(mirrored(again, image.shape[1])), calls + 1
 
 
 def detect_in_crops(
@@ -322,8 +414,31 @@ def detect_in_crops(
     *,
     iou: float = 0.3,
     retry_mirrored: bool = False,
+    retry_turns: Sequence[float] = (),
 ) -> HandLandmarks:
     """Run ``detector`` (an IMAGE-mode :class:`vision.landmarker.HandTracker`) on every crop (see
     :func:`detect_crop`); the hands in frame pixels, duplicates from overlapping crops merged."""
-    found = [detect_crop(detector, frame, spec, retry_mirrored=retry_mirrored)[0] for spec in specs]
-    return merge_hands(HandLandmarks.concat(found), iou=iou)
+    return detect_in_crops_counted(
+        detector, frame, specs, iou=iou, retry_mirrored=retry_mirrored, retry_turns=retry_turns
+    )[0]
+
+
+def detect_in_crops_counted(
+    detector: _Detector,
+    frame: npt.NDArray[np.uint8],
+    specs: Sequence[CropSpec],
+    *,
+    iou: float = 0.3,
+    retry_mirrored: bool = False,
+    retry_turns: Sequence[float] = (),
+) -> tuple[HandLandmarks, int]:
+    """:func:`detect_in_crops` and how many detector calls it made: an empty crop is tried again turned
+    by each of ``retry_turns`` degrees (more than its own angle) until a hand is found, then mirrored."""
+    found = []
+    calls = 0
+    for spec in specs:
+        retries = [spec.turned(spec.angle + t) for t in retry_turns]
+        hands, n = detect_crop(detector, frame, spec, retry_mirrored=retry_mirrored, retries=retries)
+        found.append(hands)
+        calls += n
+    return merge_hands(HandLandmarks.concat(found), iou=iou), calls

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
-from vision.crops import crop_for_zone, detect_in_crops, merge_hands, tile_zone
+from vision.crops import crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
@@ -36,6 +36,10 @@ SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
 # sleeve on a blurred, compressed video can change too little to show, leaving the hand's own skin (seat 10
 # of noisy seed 412: 0.09, read as a beige neighbour's sleeve; a clean sleeve there measures 1.0).
 SLEEVE_MIN_AREA = 0.25
+# An empty zone crop is tried again turned by these angles (degrees) before the tiled pass: each try is
+# another look at a hand the palm detector missed (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Off
+# by default: every empty zone crop pays for it.
+RETRY_TURNS: tuple[float, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -96,8 +100,16 @@ def _body_anchor(head_zone: tuple[tuple[float, float], ...]) -> npt.NDArray[np.f
 class HandFinder:
     """Per-worker hand finder over one layout. Owns an IMAGE-mode tracker unless one is given."""
 
-    def __init__(self, layout: Layout, tracker: HandTracker | None = None, *, hand_px: float = 0.0) -> None:
+    def __init__(
+        self,
+        layout: Layout,
+        tracker: HandTracker | None = None,
+        *,
+        hand_px: float = 0.0,
+        retry_turns: tuple[float, ...] | None = None,
+    ) -> None:
         self.layout = layout
+        self.retry_turns = RETRY_TURNS if retry_turns is None else retry_turns
         self._own = tracker is None
         self.tracker = tracker if tracker is not None else HandTracker(mode="image", num_hands=2)
         self.hand_px = hand_px
@@ -140,11 +152,14 @@ class HandFinder:
     ) -> HandLandmarks:
         poly = self._polys[(seat, zone)]
         specs = [crop_for_zone(frame.shape, poly, pad=0.25)]
+        turns = self.retry_turns
         if tiles:
             # Windows three hands wide: the measured best for 40-60 px hands (bench/RESULTS.md, small hands).
             specs = tile_zone(frame.shape, poly, hand_px=self.hand_size(seat), window_hands=3.0)
-        self.calls += len(specs)
-        return detect_in_crops(self.tracker, frame, specs)
+            turns = ()
+        hands, calls = detect_in_crops_counted(self.tracker, frame, specs, retry_turns=turns)
+        self.calls += calls
+        return hands
 
     def find(
         self, frame: npt.NDArray[np.uint8], seat: int, zone: str, *, thorough: bool = False

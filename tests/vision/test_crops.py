@@ -14,11 +14,13 @@ from vision.crops import (
     crop_for_zone,
     detect_crop,
     detect_in_crops,
+    detect_in_crops_counted,
     extract,
     merge_hands,
     mirrored,
     motion_roi,
     tile_zone,
+    upright_angle,
 )
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
@@ -189,3 +191,115 @@ def test_an_empty_crop_is_tried_again_mirrored_only_when_asked() -> None:
     assert detect_crop(det, left, spec, retry_mirrored=True)[1] == 1
     merged = detect_in_crops(det, frame, [spec], retry_mirrored=True)
     assert len(merged) == 1
+
+
+@pytest.mark.parametrize("angle", [0.0, 30.0, -90.0, 137.0, 180.0])
+def test_turned_crop_maps_points_both_ways(angle: float) -> None:
+    spec = crop_around(FRAME, (960, 560), 150, angle=angle)
+    pts = np.array([[0.0, 0.0, 5.0], [255.0, 17.5, -3.0], [128.0, 128.0, 0.0]])
+    back = spec.from_frame(spec.to_frame(pts))
+    np.testing.assert_allclose(back, pts, atol=1e-3)
+    # the crop's centre stays the crop's centre; distances scale by `scale` whatever the turn
+    centre = spec.to_frame([[spec.width * spec.scale / 2, spec.height * spec.scale / 2]])[0]
+    np.testing.assert_allclose(centre, [960, 560], atol=0.5)
+    a, b = spec.to_frame(pts[:2, :2])
+    apart = float(np.hypot(*(pts[0, :2] - pts[1, :2])))
+    assert float(np.hypot(*(a - b))) == pytest.approx(apart / spec.scale)
+
+
+@pytest.mark.parametrize("angle", [25.0, -90.0, 180.0, 233.0])
+def test_turned_crop_shows_what_to_frame_says(angle: float) -> None:
+    """The image a turned spec cuts and its point mapping agree: a dot drawn in the frame appears in the
+    crop where from_frame puts it, and comes back to the frame through to_frame."""
+    frame = np.zeros(FRAME, np.uint8)
+    cv2.circle(frame, (1010, 590), 4, (255, 255, 255), -1)
+    spec = crop_around(FRAME, (960, 560), 160, angle=angle)
+    img = extract(frame, spec)
+    assert img.shape[:2] == (spec.out_size[1], spec.out_size[0]) and img.flags.c_contiguous
+    ys, xs = np.nonzero(img[:, :, 0] > 128)
+    seen = np.array([xs.mean() + 0.5, ys.mean() + 0.5])  # pixel centres -> continuous coordinates
+    np.testing.assert_allclose(seen, spec.from_frame([[1010.5, 590.5]])[0], atol=1.0)
+    np.testing.assert_allclose(spec.to_frame(seen[None])[0], [1010.5, 590.5], atol=0.5)
+
+
+@pytest.mark.parametrize(
+    ("arm", "angle"), [((0.0, 1.0), 0.0), ((1.0, 0.0), -90.0), ((0.0, -1.0), 180.0), ((-1.0, -1.0), 135.0)]
+)
+def test_upright_angle_puts_the_arm_at_the_bottom(arm: tuple[float, float], angle: float) -> None:
+    assert upright_angle(arm) % 360 == pytest.approx(angle % 360)
+    # an "arm": a bar from the crop's centre out along `arm` in the frame
+    frame = np.zeros(FRAME, np.uint8)
+    c = np.array([960.0, 560.0])
+    tip = c + 60 * np.asarray(arm) / np.hypot(*arm)
+    cv2.line(frame, (960, 560), (round(tip[0]), round(tip[1])), (255, 255, 255), 7)
+    img = extract(frame, crop_around(FRAME, (960, 560), 160, angle=upright_angle(arm)))
+    ys, xs = np.nonzero(img[:, :, 0] > 128)
+    h, w = img.shape[:2]
+    assert ys.mean() > h / 2 + 20 and abs(xs.mean() - w / 2) < 5, "the arm runs straight down the crop"
+
+
+def test_upright_angle_refuses_no_direction() -> None:
+    with pytest.raises(ValueError, match="arm direction"):
+        upright_angle((0.0, 0.0))
+    with pytest.raises(ValueError, match="angle"):
+        CropSpec(0, 0, 5, 5, 1.0, float("nan"))
+
+
+def test_turned_hands_come_back_with_frame_axes() -> None:
+    spec = crop_around(FRAME, (960, 560), 128, angle=90.0, out_size=256)
+    hand = _hand_at(100, 120, 40, 0.8)
+    world = np.zeros((1, 21, 3), np.float32)
+    world[0, :, 0] = np.linspace(0.0, 0.05, 21)  # along the crop's x
+    hand = HandLandmarks(hand.points, hand.handedness, hand.score, world)
+    back = spec.hands_to_frame(hand)
+    np.testing.assert_allclose(back.points, spec.to_frame(hand.points), atol=1e-4)
+    # the crop's x axis is the frame's y axis when the crop is turned by 90 degrees
+    np.testing.assert_allclose(back.world[0, :, 1], world[0, :, 0], atol=1e-6)  # type: ignore[index]
+    np.testing.assert_allclose(back.world[0, :, 0], 0.0, atol=1e-6)  # type: ignore[index]
+    assert back.handedness.tolist() == hand.handedness.tolist(), "a turn is not a mirror"
+
+
+def test_an_empty_crop_is_tried_again_turned() -> None:
+    """A retry turned by 180 degrees brings a blob from the crop's right half to its left, where the
+    one-way detector finds it; the hand comes back in frame pixels, and each try is counted."""
+    frame = np.zeros(FRAME, np.uint8)
+    cv2.rectangle(frame, (1060, 660), (1100, 700), (255, 255, 255), -1)  # right of and below the centre
+    spec = crop_for_zone(FRAME, ZONE)
+    det = _OnlyOneWay()
+    hands, calls = detect_crop(det, frame, spec, retries=[spec.turned(90.0), spec.turned(180.0)])
+    assert (len(hands), calls, det.calls) == (1, 3, 3)
+    np.testing.assert_allclose(hands.bboxes()[0], (1060, 660, 1100, 700), atol=2.5)
+    det.calls = 0
+    # over several crops: only the empty one is tried again, and the calls are counted
+    left = crop_around(FRAME, (1130, 680), 200)  # the blob in this crop's left half: found at once
+    hands, calls = detect_in_crops_counted(det, frame, [spec, left], retry_turns=(90.0, 180.0))
+    assert (len(hands), calls, det.calls) == (1, 4, 4), "the two finds of one blob merged"
+    det.calls = 0
+    hands, calls = detect_crop(det, frame, spec, retries=[spec.turned(90.0)], retry_mirrored=True)
+    assert (len(hands), calls, det.calls) == (1, 3, 3), "turned first, then mirrored"
+    np.testing.assert_allclose(hands.bboxes()[0], (1060, 660, 1100, 700), atol=2.5)
+
+
+def test_a_real_hand_upside_down_is_found_in_an_upright_crop(shared_dir: Path) -> None:
+    """A real thumbs-up turned upside down in a 1080p frame (50 px): the crop turned by the arm's direction
+    shows it upright again; the landmarks come back onto the hand in frame pixels."""
+    bgr = cv2.imread(str(shared_dir / "real_hands" / "mediapipe-samples" / "gesture_hand_thumb_up.jpg"))
+    assert bgr is not None
+    rgb = np.ascontiguousarray(bgr[:, :, ::-1])
+    with HandTracker(num_hands=1) as tracker:
+        native = tracker.detect(rgb)
+        assert len(native) == 1
+        x0, y0, x1, y1 = native.bboxes()[0]
+        k = 60 / max(x1 - x0, y1 - y0)
+        small = cv2.resize(rgb, None, fx=k, fy=k, interpolation=cv2.INTER_AREA)[::-1, ::-1]  # turned 180°
+        frame = np.full(FRAME, (150, 110, 72), np.uint8)
+        oy, ox = 560, 880
+        frame[oy : oy + small.shape[0], ox : ox + small.shape[1]] = small
+        h, w = small.shape[:2]
+        truth = np.array([w - x1 * k + ox, h - y1 * k + oy, w - x0 * k + ox, h - y0 * k + oy])
+        cx, cy = (truth[:2] + truth[2:]) / 2
+        # the arm comes from above: the crop is turned by 180 degrees
+        upright = crop_around(FRAME, (cx, cy), 180, angle=upright_angle((0.0, -1.0)))
+        hands, _ = detect_crop(tracker, frame, upright)
+    assert len(hands) == 1
+    np.testing.assert_allclose(hands.bboxes()[0], truth, atol=8)
