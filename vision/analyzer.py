@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.26"
+VERSION = "0.27"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -186,7 +186,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     # players raising together are seen at the same moment in two places.)
     whole = [o for o in raises if not o.partial]
     raises = [
-        o for o in raises if not (o.partial and any(near(o, w, 5.0) and travelled(o, w) for w in whole))
+        o for o in raises if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) for w in whole))
     ]
     kept: list[Any] = []
     for o in raises:
