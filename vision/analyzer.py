@@ -165,21 +165,21 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
 
-    def near(a: Any, b: Any, reach: float) -> bool:
+    def apart(a: Any, b: Any) -> float:
+        """How far apart two sightings are, in hand lengths (the size of ``a``'s box)."""
         size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
-        ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
-        bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
-        close: bool = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 <= reach * size
-        return abs(a.t - b.t) <= DEDUPE_MS["shot_raise"] and close
+        dx = (a.box[0] + a.box[2] - b.box[0] - b.box[2]) / 2
+        dy = (a.box[1] + a.box[3] - b.box[1] - b.box[3]) / 2
+        return float((dx * dx + dy * dy) ** 0.5 / size)
+
+    def near(a: Any, b: Any, reach: float) -> bool:
+        return abs(a.t - b.t) <= DEDUPE_MS["shot_raise"] and apart(a, b) <= reach
 
     def travelled(a: Any, b: Any) -> bool:
         # One hand can be at both places only if there was time to move between them: a raise is fast
         # but not instant (RAISE_SPEED hand lengths a second at most).
-        size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
-        ax, ay = (a.box[0] + a.box[2]) / 2, (a.box[1] + a.box[3]) / 2
-        bx, by = (b.box[0] + b.box[2]) / 2, (b.box[1] + b.box[3]) / 2
-        apart: float = ((ax - bx) ** 2 + (ay - by) ** 2) ** 0.5 / size
-        return apart <= 1.0 or abs(a.t - b.t) >= 1000.0 * apart / RAISE_SPEED
+        d = apart(a, b)
+        return d <= 1.0 or abs(a.t - b.t) >= 1000.0 * d / RAISE_SPEED
 
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
