@@ -250,6 +250,7 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
     marks = [json.loads(x) for x in (SAMPLE / "events.jsonl").read_text(encoding="utf-8").splitlines() if x]
     truth = json.loads((SAMPLE / "truth.json").read_text(encoding="utf-8"))
     onsets = {s["mark_id"]: s["onset_ms"] for s in truth["speech"] if s["kind"] == "vote_stop"}
+    replay_voters = truth_voters(marks, truth)
     rules = rules_for("federation")
     seats = tuple(range(1, 11))
     evs = [parse_event(m) for m in marks]
@@ -329,6 +330,8 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
     ]
     counted = [c for c in replay.checks if c["result"].count is not None and "host_count" in c]
     agree = sum(c["result"].count == c["host_count"] for c in counted)
+    scored = [c for c in replay.checks if c["call"].split("-", 1)[-1] in replay_voters]
+    right = sum(frozenset(c["result"].voters) == replay_voters[c["call"].split("-", 1)[-1]] for c in scored)
     return {
         "seconds": round(wall, 1),
         "frames_captured": st.frames_captured,
@@ -359,9 +362,20 @@ def soak(src: Path, minutes: float, preset: str, work: Path) -> dict[str, object
         "onsets_found": f"{len(err)}/{len(res)}",
         "onset_error_ms_median_abs": statistics.median(abs(e) for e in err) if err else None,
         "onset_error_ms_max_abs": max(abs(e) for e in err) if err else None,
-        "vision_count_equals_host": f"{agree}/{len(counted)}",
+        "vision_count_equals_host": f"{agree}/{len(counted)}",  # host counts include defaulted seats
+        "vision_voters_equal_truth": f"{right}/{len(scored)}",  # seats whose hand was placed, per window
         "live_error": live.error,
     }
+
+
+def truth_voters(marks: list[dict[str, Any]], truth: dict[str, Any]) -> dict[str, frozenset[int]]:
+    """Vote-call mark id -> the seats that placed a hand before «Спасибо» (the truth's voters less the seats
+    defaulted to the last candidate), pairing the sample's calls with the truth's rounds in game order."""
+    calls = [m["id"] for m in marks if m["type"] == "vote_call"]
+    rounds = [v for day in truth["expected"]["days"] for v in day["votes"]]
+    if len(calls) != len(rounds):
+        raise SystemExit(f"{SAMPLE}: {len(calls)} vote calls, the truth has {len(rounds)} rounds")
+    return {c: frozenset(v["voters"]) - frozenset(v["defaulted"]) for c, v in zip(calls, rounds, strict=True)}
 
 
 def pipeline_cost(src: Path, seconds: float, preset: str, work: Path, pix_fmt: str) -> dict[str, object]:
