@@ -244,7 +244,11 @@ def test_file_source_with_audio_ends_by_itself(tmp_path: Path, clip: Path) -> No
     st = s.stop()
     assert st.stop_reason == "source ended"
     (chk,) = check_bundle(tmp_path / "g")
-    assert chk.has_audio and chk.error is None and chk.frames >= 55
+    assert chk.has_audio and chk.error is None
+    # every one of the clip's 60 frames was read; each is in the file or counted as dropped (a live source
+    # drops when the writer falls behind, which depends on the machine's load, so no fixed count is asked)
+    assert st.frames_captured == 60
+    assert chk.frames == st.frames_written == st.frames_captured - st.dropped > 0
 
 
 def test_an_existing_bundle_is_never_overwritten(tmp_path: Path) -> None:
