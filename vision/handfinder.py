@@ -354,11 +354,12 @@ class HandFinder:
         own = angles.get(zone_seat, 180.0)
         if angles[best] > ARM_MAX_DEG or own - angles[best] < OWN_SEAT_BIAS_DEG:
             return None
-        # A player's own vote is the normal case: the direction alone names a neighbour only if the arm's
-        # colour, where it could be measured, does not speak for the zone's own player (seed 514: seat 7's
-        # grey cuff straight above its fist, pointing at seat 6's body, is 0.6 from seat 7's clothes and
-        # 1.3 from seat 6's red).
-        if sleeve and sleeve.get(best, 0.0) > sleeve.get(zone_seat, math.inf):
+        # A player's own vote is the normal case: the direction alone names a neighbour only on an arm's
+        # worth of changed pixels (enough to judge its sleeve; seed 417: 90 px of seat 4's own cuff
+        # pointed at seat 5), and only if that sleeve's colour does not speak for the zone's own player
+        # (seed 514: seat 7's grey cuff straight above its fist, pointing at seat 6's body, is 0.6 from
+        # seat 7's clothes and 1.3 from seat 6's red).
+        if not sleeve or sleeve.get(best, 0.0) > sleeve.get(zone_seat, math.inf):
             return None
         # And the arm must end nearer the neighbour's body than the zone's own player's (at the far end of
         # the table two players' bodies lie in nearly the same direction from a hand).

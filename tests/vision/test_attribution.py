@@ -166,3 +166,18 @@ def test_the_watcher_gives_the_arm_rule_the_stretchs_first_frame() -> None:
             f[120:140, 140:160] = 230  # the fist lands at frame 5
         w.feed(f, i * 40)
     assert seen == [1]
+
+
+def test_the_direction_alone_needs_an_arms_worth_of_pixels() -> None:
+    """Seed 417: on the wrist's side of seat 4's thumb-up fist only a short stub of its cuff changed (90 px,
+    too little to judge a sleeve by), and it pointed at seat 5's body. Too little to name a neighbour."""
+    finder = _finder()
+    before = _blank((GREEN, BLUE))
+    stub = _fist(before)
+    cv2.line(
+        stub, (150, 190), (215, 225), BLUE, 2
+    )  # a thin stub towards seat 2's body: 138 px beyond the hand
+    assert finder.arm_owner(before, stub, _hand(), 1, before) is None
+    arm = _fist(before)
+    cv2.line(arm, (150, 190), (330, 250), BLUE, 14)  # a whole arm the same way
+    assert finder.arm_owner(before, arm, _hand(), 1, before) == 2
