@@ -17,6 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
+from vision.armpath import arm_pixels
 from vision.crops import crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
@@ -308,42 +309,18 @@ class HandFinder:
         after: npt.NDArray[np.uint8],
         hand: HandSeen,
         zone_seat: int,
+        background: npt.NDArray[np.uint8] | None = None,
     ) -> int | None:
         """Whose arm brought the hand here: the picture changed along the arm as well as at the hand, so
-        the changed region connected to the hand runs out of the zone towards the owner's body. Returns
-        the seat whose body lies along it, or None when the change does not say (then the landmarks
-        decide)."""
+        the changed region joined to the hand's wrist runs out of the zone towards the owner's body.
+        Returns the seat whose body lies along it, or None when the change does not say (then the zone's
+        own player keeps the hand). See :mod:`vision.armpath` for which changed pixels count as the arm."""
         size = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 12.0)
-        h, w = after.shape[:2]
         cx, cy = hand.centre
-        r = 3.0 * size
-        x0, y0 = int(max(0, cx - r)), int(max(0, cy - r))
-        x1, y1 = int(min(w, cx + r)), int(min(h, cy + r))
-        if x1 - x0 < 8 or y1 - y0 < 8:
+        found = arm_pixels(before, after, hand.centre, hand.points, size, background)
+        if found is None:
             return None
-        g0 = cv2.GaussianBlur(
-            cv2.cvtColor(np.ascontiguousarray(before[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY), (5, 5), 0
-        )
-        g1 = cv2.GaussianBlur(
-            cv2.cvtColor(np.ascontiguousarray(after[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY), (5, 5), 0
-        )
-        changed = (cv2.absdiff(g0, g1) > 18).astype(np.uint8)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
-        n, labels, _, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        hx, hy = int(cx - x0), int(cy - y0)
-        if n <= 1 or not (0 <= hy < labels.shape[0] and 0 <= hx < labels.shape[1]):
-            return None
-        lab = labels[hy, hx]
-        if lab == 0:
-            # the centre of a fist may not change much; take the component nearest to it
-            ys, xs = np.nonzero(labels)
-            if len(xs) == 0:
-                return None
-            k = int(np.argmin((xs - hx) ** 2 + (ys - hy) ** 2))
-            lab = labels[ys[k], xs[k]]
-        ys, xs = np.nonzero(labels == lab)
-        pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
-        far = np.hypot(pts[:, 0] - cx, pts[:, 1] - cy) > 0.9 * size
+        pts, far = found
         if far.sum() < 0.15 * size * size / 4:
             return None
         arm = pts[far].mean(axis=0) - np.array([cx, cy])
@@ -363,10 +340,12 @@ class HandFinder:
         if not angles:
             return None
         by_colour = None
+        self.last_sleeve_dist = {}
         if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
             by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
         if by_colour is not None:
             return by_colour
+        sleeve = self.last_sleeve_dist
         best = min(angles, key=lambda k: angles[k])
         self.last_arm_angles = angles
         if best == zone_seat:
@@ -374,6 +353,13 @@ class HandFinder:
         # Another seat only when the arm clearly runs to it and clearly not to the zone's own player.
         own = angles.get(zone_seat, 180.0)
         if angles[best] > ARM_MAX_DEG or own - angles[best] < OWN_SEAT_BIAS_DEG:
+            return None
+        # A player's own vote is the normal case: the direction alone names a neighbour only on an arm's
+        # worth of changed pixels (enough to judge its sleeve; seed 417: 90 px of seat 4's own cuff
+        # pointed at seat 5), and only if that sleeve's colour does not speak for the zone's own player
+        # (seed 514: seat 7's grey cuff straight above its fist, pointing at seat 6's body, is 0.6 from
+        # seat 7's clothes and 1.3 from seat 6's red).
+        if not sleeve or sleeve.get(best, 0.0) > sleeve.get(zone_seat, math.inf):
             return None
         # And the arm must end nearer the neighbour's body than the zone's own player's (at the far end of
         # the table two players' bodies lie in nearly the same direction from a hand).

@@ -105,6 +105,7 @@ class ZoneWatcher:
         self._prev: npt.NDArray[np.uint8] | None = None
         self._still: npt.NDArray[np.uint8] | None = None  # the picture before the current activity
         self._start: npt.NDArray[np.uint8] | None = None  # the zone's grey picture when the stretch began
+        self._first: npt.NDArray[np.uint8] | None = None  # the stretch's first frame (see vision.armpath)
         self._last_frame: npt.NDArray[np.uint8] | None = None
         # grey zone pictures of the current activity (and the one before it), for per-hand timing
         self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
@@ -141,6 +142,7 @@ class ZoneWatcher:
         out: list[Observation] = []
         if first:
             self._start = grey
+            self._first = frame
             # What is already in the zone when the stretch starts is not a new arrival. Of those hands, only
             # a voting shape is followed for a lift: a relaxed hand moving off the table is no lift of a vote.
             hands = self._hands(frame)
@@ -443,7 +445,7 @@ class ZoneWatcher:
         tells whose it is."""
         before = self._arm_before if self._arm_before is not None else self._still
         assert before is not None
-        arm = self.finder.arm_owner(before, frame, hand, self.seat)
+        arm = self.finder.arm_owner(before, frame, hand, self.seat, self._first)
         if arm is None or arm == hand.owner:
             return hand
         return dataclasses.replace(hand, owner=arm)

@@ -72,7 +72,9 @@ class SquareFinder:
         c = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         return [HandSeen(seat, "thumb_up", 0.9, 0.9, box, c, box[1], 1.0, np.zeros((21, 3), np.float32))]
 
-    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
         return None  # the arm's path does not say: the hand's own owner stands
 
     def close(self) -> None:

@@ -91,7 +91,9 @@ class SmoothSquareFinder:
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
 
-    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
         return None
 
     def hand_size(self, seat: int) -> float:
@@ -190,7 +192,9 @@ class ReturningHandFinder:
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
 
-    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
         return None
 
     def hand_size(self, seat: int) -> float:

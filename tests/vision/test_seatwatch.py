@@ -27,7 +27,9 @@ class SquareFinder:
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
 
-    def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int | None:
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
         return None  # the arm's path is tested on its own below
 
     def hand_size(self, seat: int) -> float:
@@ -294,7 +296,9 @@ def test_an_unreadable_hand_back_right_after_a_lift_is_not_a_landing() -> None:
 
 def test_an_unreadable_landing_brought_by_a_neighbours_arm_is_the_neighbours() -> None:
     class NeighbourArm(BlindFinder):
-        def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> int:
+        def arm_owner(
+            self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+        ) -> int:
             return 4
 
     obs = run([0, 0, 20, 50, 80, 110, 130] + [130] * 16 + [160, 200, 250, 280] + [280] * 6, NeighbourArm())
@@ -407,7 +411,9 @@ def test_the_arm_is_compared_with_the_picture_from_before_it_set_off() -> None:
     seen: list[int] = []
 
     class Recorder(SquareFinder):
-        def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int) -> None:
+        def arm_owner(
+            self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+        ) -> None:
             seen.append(int(before[0, 0, 1]))  # each frame is stamped with its number
             return None
 

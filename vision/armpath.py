@@ -1,0 +1,89 @@
+"""Which changed pixels are the arm that brought a hand: the evidence :meth:`HandFinder.arm_owner` judges.
+
+A hand arriving in a table zone changed the picture along its arm as well as at the hand. Two things in
+that difference are not the hand's arm, and both made a player's own vote look like a neighbour's reach
+(tuning seeds 405, 513 and 514; bench/RESULTS.md, "Session 4: attribution"):
+
+* **What left.** The picture from before the movement may hold a neighbour's arm that has since gone back
+  (a reach or a vote a second earlier). Where it was, the picture shows again what it showed when the
+  stretch began. A pixel that looks as it did then was uncovered, not covered: it is no arm.
+* **What is beside the hand.** A neighbour's arm passing close to a fist joins its changed region at the
+  fingers or the side. The hand's own arm leaves the hand at its wrist, away from the knuckles, so only
+  the part of the region on the wrist's side counts, when the landmarks give a wrist.
+"""
+
+from __future__ import annotations
+
+import math
+
+import cv2
+import numpy as np
+import numpy.typing as npt
+
+ARM_DELTA = 18  # grey levels (after a 5×5 blur) that count as changed along an arm
+WRIST = 0
+# The arm leaves the hand within this angle of the direction from the hand's centre to its wrist. Wider
+# takes in a neighbour's arm lying beside a fist (seed 405: seat 5's sleeve 61° from seat 4's wrist).
+WRIST_CONE_DEG = 50.0
+# The wrist direction is trusted only when the wrist lies this far from the hand's centre (in hand-box
+# sides); a flat, unreadable hand has no landmarks at all.
+WRIST_MIN_OFFSET = 0.1
+
+
+def _grey(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
+    x0, y0, x1, y1 = box
+    g = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
+    out: npt.NDArray[np.uint8] = cv2.GaussianBlur(g, (5, 5), 0)
+    return out
+
+
+def arm_pixels(
+    before: npt.NDArray[np.uint8],
+    after: npt.NDArray[np.uint8],
+    centre: tuple[float, float],
+    points: npt.NDArray[np.float32],
+    size: float,
+    background: npt.NDArray[np.uint8] | None = None,
+) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]] | None:
+    """The changed region joined to a hand, and which of its pixels are its arm.
+
+    ``before``/``after``/``background``: (H, W, 3) RGB frames (``background``: the stretch's first frame,
+    optional). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in frame pixels (all zero
+    when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the region's (N, 2) frame
+    pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side, or None when nothing
+    changed at the hand."""
+    if points.shape != (21, 3):
+        raise ValueError(f"points: expected (21, 3) landmarks, got {points.shape}")
+    h, w = after.shape[:2]
+    cx, cy = centre
+    r = 3.0 * size
+    box = (int(max(0, cx - r)), int(max(0, cy - r)), int(min(w, cx + r)), int(min(h, cy + r)))
+    x0, y0, x1, y1 = box
+    if x1 - x0 < 8 or y1 - y0 < 8:
+        return None
+    now = _grey(after, box)
+    changed = cv2.absdiff(_grey(before, box), now) > ARM_DELTA
+    if background is not None:
+        changed &= cv2.absdiff(_grey(background, box), now) > ARM_DELTA  # uncovered, not covered
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    n, labels, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    hx, hy = int(cx - x0), int(cy - y0)
+    if n <= 1 or not (0 <= hy < labels.shape[0] and 0 <= hx < labels.shape[1]):
+        return None
+    lab = labels[hy, hx]
+    if lab == 0:
+        # the centre of a fist may not change much; take the component nearest to it
+        ys, xs = np.nonzero(labels)
+        k = int(np.argmin((xs - hx) ** 2 + (ys - hy) ** 2))
+        lab = labels[ys[k], xs[k]]
+    ys, xs = np.nonzero(labels == lab)
+    pts = np.stack([xs + x0, ys + y0], axis=1).astype(np.float64)
+    rel = pts - np.array([cx, cy])
+    arm = np.hypot(rel[:, 0], rel[:, 1]) > 0.9 * size
+    if np.any(points[:, :2]):
+        wrist = points[WRIST, :2].astype(np.float64) - points[:, :2].astype(np.float64).mean(axis=0)
+        reach = float(np.hypot(*wrist))
+        if reach >= WRIST_MIN_OFFSET * size:
+            cos = (rel @ (wrist / reach)) / np.maximum(np.hypot(rel[:, 0], rel[:, 1]), 1e-6)
+            arm &= cos >= math.cos(math.radians(WRIST_CONE_DEG))
+    return pts, arm
