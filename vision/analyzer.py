@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.27"
+VERSION = "0.28b"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -131,6 +131,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
+HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 
 
@@ -181,6 +182,12 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         d = apart(a, b)
         return d <= 1.0 or abs(a.t - b.t) >= 1000.0 * d / RAISE_SPEED
 
+    def two_held(a: Any, b: Any) -> bool:
+        # Two whole sightings (each hand held still at the end of its zone's movement) more than a hand
+        # length apart are two hands: one hand seen through two overlapping zones is at the same place in
+        # both. (Seats 8 and 9 raising together: their guns held 2.45 hand lengths apart.)
+        return not a.partial and not b.partial and apart(a, b) > HELD_APART
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
@@ -191,7 +198,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):
-            if near(o, k, 2.5):
+            if near(o, k, 2.5) and not two_held(o, k):
                 if o.box[1] < k.box[1]:
                     kept[i] = o
                 break

@@ -46,6 +46,9 @@ RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lif
 ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
 ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
 PASS_GAP_FRAMES = 2  # a raise zone's hand unseen for more active frames than this has left (another pass)
+# A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
+# the tuning games; the head-and-mask false hands 0.31-0.40).
+RAISE_MIN_SIDE = 0.42
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -296,6 +299,8 @@ class ZoneWatcher:
 
     def _hands(self, frame: npt.NDArray[np.uint8], *, thorough: bool = False) -> list[HandSeen]:
         hands = self.finder.find(frame, self.seat, self.zone, thorough=thorough)
+        if self.zone == "raise_zone":
+            hands = [h for h in hands if _hand_sized(h, self.finder.hand_size(h.owner))]
         if self.zone == "table_zone":
             # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
             hands = [h for h in hands if h.inside >= TABLE_INSIDE]
@@ -508,6 +513,13 @@ class ZoneWatcher:
 
 def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
     return min(trail, key=lambda th: th[1].top_y)[1].owner
+
+
+def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
+    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length: the landmarker
+    also finds tiny "hands" in a lowered head and its mask (22 px across where hands are 57 px long)."""
+    side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
+    return side >= RAISE_MIN_SIDE * hand_px
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:

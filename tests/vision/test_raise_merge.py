@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import dataclasses
+
 from vision.analyzer import _dedupe
 from vision.seatwatch import Observation
 
@@ -32,3 +34,22 @@ def test_a_hand_coming_down_through_the_neighbours_zone_is_its_own_raise() -> No
     peak = Observation("shot_raise", 2, 2, 107400, 0.98, "gun", (636.1, 498.1, 676.1, 543.6), False)
     down = Observation("shot_raise", 1, 1, 108080, 0.98, "point", (729.7, 678.1, 768.1, 700.7), True)
     assert [(o.seat, o.t) for o in _dedupe([peak, down])] == [(2, 107400)]
+
+
+def test_two_neighbours_holding_their_guns_up_together_are_two_raises() -> None:
+    """Held-out game 503, night 1: seats 8 and 9 raise on the same number. Both hands hold at their peaks,
+    each seen whole in its own raise zone, 2.45 hand lengths (of seat 9's box) apart: two hands, two shots.
+    Game 510: the same, seat 9 peaking 200 ms after seat 8."""
+    eight = Observation("shot_raise", 8, 8, 63760, 0.97, "gun", (1203.0, 348.0, 1237.0, 386.0), False)
+    nine = Observation("shot_raise", 9, 9, 63760, 0.49, "point", (1259.0, 449.0, 1296.0, 498.0), False)
+    assert sorted(o.seat for o in _dedupe([eight, nine])) == [8, 9]
+    later = dataclasses.replace(nine, t=63960)
+    assert sorted((o.seat, o.t) for o in _dedupe([eight, later])) == [(8, 63760), (9, 63960)]
+
+
+def test_one_held_hand_seen_whole_through_two_zones_is_one_raise() -> None:
+    """A gun held where two raise zones overlap is seen whole by both, at the same place (the crops differ,
+    so the landmarks differ by a few pixels): one raise, owned by the higher sighting."""
+    a = Observation("shot_raise", 8, 8, 63760, 0.97, "gun", (1203.0, 348.0, 1237.0, 386.0), False)
+    b = Observation("shot_raise", 9, 9, 63800, 0.9, "gun", (1208.0, 352.0, 1243.0, 391.0), False)
+    assert [(o.seat, o.t) for o in _dedupe([a, b])] == [(8, 63760)]
