@@ -53,3 +53,14 @@ def test_one_held_hand_seen_whole_through_two_zones_is_one_raise() -> None:
     a = Observation("shot_raise", 8, 8, 63760, 0.97, "gun", (1203.0, 348.0, 1237.0, 386.0), False)
     b = Observation("shot_raise", 9, 9, 63800, 0.9, "gun", (1208.0, 352.0, 1243.0, 391.0), False)
     assert [(o.seat, o.t) for o in _dedupe([a, b])] == [(8, 63760)]
+
+
+def test_a_sighting_near_a_raise_that_no_hand_could_travel_to_in_time_is_another_raise() -> None:
+    """Noisy game 501: seat 7's gun, seen in part through the denoise filter, 2.4 hand lengths (of seat 8's
+    box) and 40 ms from seat 8's held gun. One hand cannot be at both places, so neither hides the other;
+    two such sightings in part half a second apart could be one hand, owned by the higher."""
+    seven = Observation("shot_raise", 7, 7, 69360, 0.78, "other", (1150.0, 269.0, 1169.0, 300.0), True)
+    eight = Observation("shot_raise", 8, 8, 69400, 0.9, "point", (1216.0, 344.0, 1239.0, 388.0), False)
+    assert sorted(o.seat for o in _dedupe([seven, eight])) == [7, 8]
+    earlier, in_part = dataclasses.replace(seven, t=68900), dataclasses.replace(eight, partial=True)
+    assert [o.seat for o in _dedupe([earlier, in_part])] == [7]
