@@ -64,3 +64,15 @@ def test_a_sighting_near_a_raise_that_no_hand_could_travel_to_in_time_is_another
     assert sorted(o.seat for o in _dedupe([seven, eight])) == [7, 8]
     earlier, in_part = dataclasses.replace(seven, t=68900), dataclasses.replace(eight, partial=True)
     assert [o.seat for o in _dedupe([earlier, in_part])] == [7]
+
+
+def test_a_hand_seen_still_on_its_way_up_through_the_neighbours_zone_is_one_raise() -> None:
+    """Noisy game 503: seat 9's gun, seen still in seat 10's raise zone 320 ms before its peak and 2.51 hand
+    lengths below it, was reported as seat 10's raise. A lower sighting seen before the higher one can be
+    the same hand rising: one raise, seat 9's. (Seen after it, at the same distance, it is another hand: see
+    the test of seats 8 and 9 above.)"""
+    ten = Observation("shot_raise", 10, 10, 63440, 0.66, "other", (1193.4, 560.2, 1225.4, 610.7), False)
+    nine = Observation("shot_raise", 9, 9, 63760, 0.85, "point", (1262.1, 448.3, 1296.0, 500.6), False)
+    assert [(o.seat, o.t) for o in _dedupe([ten, nine])] == [(9, 63760)]
+    after = dataclasses.replace(ten, t=63960)
+    assert sorted(o.seat for o in _dedupe([after, nine])) == [9, 10]
