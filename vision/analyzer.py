@@ -191,12 +191,19 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         low, high = (a, b) if a.box[1] > b.box[1] else (b, a)
         return not a.partial and not b.partial and apart(a, b) > HELD_APART and low.t >= high.t
 
+    def beside(a: Any, b: Any) -> bool:
+        # Seen from the same raise zone or a neighbour's: a hand rises through the zones that overlap its
+        # own (noisy 413: seat 2's gun, seen in part 5.1 hand lengths below seat 4's, two zones away).
+        return abs(a.zone_seat - b.zone_seat) <= 1
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
     whole = [o for o in raises if not o.partial]
     raises = [
-        o for o in raises if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) for w in whole))
+        o
+        for o in raises
+        if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) and beside(o, w) for w in whole))
     ]
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:

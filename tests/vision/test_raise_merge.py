@@ -23,7 +23,8 @@ def test_two_players_raising_at_the_same_moment_are_two_raises() -> None:
     time to travel five hand lengths."""
     obs = [_raise(1, 1, 110320, 668, 653, partial=True), _raise(3, 3, 110320, 668, 440, partial=False)]
     assert sorted(o.seat for o in _dedupe(obs)) == [1, 3]
-    later = [_raise(1, 1, 110320, 668, 653, partial=True), _raise(3, 3, 110600, 668, 440, partial=False)]
+    # Seen from the neighbour's zone, with time to travel, it can be the same hand on its way up.
+    later = [_raise(2, 2, 110320, 668, 653, partial=True), _raise(3, 3, 110600, 668, 440, partial=False)]
     assert [o.seat for o in _dedupe(later)] == [3]
 
 
@@ -76,3 +77,14 @@ def test_a_hand_seen_still_on_its_way_up_through_the_neighbours_zone_is_one_rais
     assert [(o.seat, o.t) for o in _dedupe([ten, nine])] == [(9, 63760)]
     after = dataclasses.replace(ten, t=63960)
     assert sorted(o.seat for o in _dedupe([after, nine])) == [9, 10]
+
+
+def test_a_sighting_in_part_two_zones_away_from_a_raise_is_another_raise() -> None:
+    """Noisy game 413: seat 2's gun, seen in part 280 ms before seat 4's held gun and 5.1 hand lengths below
+    it, was dropped as part of seat 4's raise. A hand rises only through its own and its neighbours' raise
+    zones; zone 2 is two zones from zone 4."""
+    two = Observation("shot_raise", 2, 2, 69200, 0.82, "point", (642.0, 503.0, 669.0, 546.0), True)
+    four = Observation("shot_raise", 4, 4, 68920, 0.45, "point", (707.0, 294.0, 731.0, 333.0), False)
+    assert sorted(o.seat for o in _dedupe([two, four])) == [2, 4]
+    from_three = dataclasses.replace(two, seat=3, zone_seat=3)
+    assert [o.seat for o in _dedupe([from_three, four])] == [4]
