@@ -49,6 +49,10 @@ PASS_GAP_FRAMES = 2  # a raise zone's hand unseen for more active frames than th
 # A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
 # the tuning games; the head-and-mask false hands 0.31-0.40).
 RAISE_MIN_SIDE = 0.42
+# On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
+# on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
+# hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
+DENOISED_RAISE_LOOK = False
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -318,11 +322,12 @@ class ZoneWatcher:
     def _raised(
         self, frame: npt.NDArray[np.uint8], hands: list[HandSeen], *, thorough: bool
     ) -> list[HandSeen]:
-        """The raise zone's hands that are hand-sized; on noisy video, when the plain look finds none, the
-        zone once more through the denoise filter (a raised gun on a blurred, blocky video: noisy game 501,
-        seat 7's hand found on 5 of 7 frames of its raise denoised, on none plainly)."""
+        """The raise zone's hands that are hand-sized; with DENOISED_RAISE_LOOK on noisy video, when the
+        plain look finds none, the zone once more through the denoise filter (a raised gun on a blurred,
+        blocky video: noisy game 501, seat 7's hand found on 5 of 7 frames of its raise denoised, on none
+        plainly)."""
         hands = [h for h in hands if _hand_sized(h, self.finder.hand_size(h.owner))]
-        if hands or self.noise is None or not self.noise.noisy:
+        if hands or not DENOISED_RAISE_LOOK or self.noise is None or not self.noise.noisy:
             return hands
         box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
         again = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=thorough)

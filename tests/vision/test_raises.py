@@ -9,6 +9,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from vision import seatwatch
 from vision.handfinder import HandSeen
 from vision.noise import NOISY_SIGMA, NoiseLevel
 from vision.seatwatch import RAISE_MIN_SIDE, ZoneWatcher
@@ -96,10 +97,17 @@ class SmoothFinder(ListedFinder):
         return [HandSeen(3, "gun", 0.9, 0.9, box, centre, float(y0), 1.0, np.zeros((21, 3)))]
 
 
-@pytest.mark.parametrize(("level", "raises"), [(2 * NOISY_SIGMA, 1), (0.5 * NOISY_SIGMA, 0)])
-def test_a_raise_on_noisy_video_is_looked_for_again_denoised(level: float, raises: int) -> None:
+@pytest.mark.parametrize(
+    ("switch", "level", "raises"),
+    [(True, 2 * NOISY_SIGMA, 1), (True, 0.5 * NOISY_SIGMA, 0), (False, 2 * NOISY_SIGMA, 0)],
+)
+def test_a_raise_on_noisy_video_is_looked_for_again_denoised(
+    switch: bool, level: float, raises: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Noisy game 501: seat 7's raised gun was found on none of its frames by the plain look, on 5 of 7
-    through the denoise filter. Only video measured noisy gets the second look."""
+    through the denoise filter. With the switch on, only video measured noisy gets the second look; the
+    analyser leaves it off (peeking heads)."""
+    monkeypatch.setattr(seatwatch, "DENOISED_RAISE_LOOK", switch)
     finder = SmoothFinder()
     w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
     w.noise = NoiseLevel(level)
