@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.28a"
+VERSION = "0.28"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -131,6 +131,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
+HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 
 
@@ -181,17 +182,36 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         d = apart(a, b)
         return d <= 1.0 or abs(a.t - b.t) >= 1000.0 * d / RAISE_SPEED
 
+    def two_held(a: Any, b: Any) -> bool:
+        # Two whole sightings (each hand still when its zone's movement ended) more than a hand length
+        # apart, the lower one not seen before the higher one, are two hands: one rising hand is seen low
+        # first. (Seats 8 and 9 raising together: their guns held 2.45 hand lengths apart, seat 9's lower
+        # one at the same moment or 200 ms after seat 8's. Noisy 503: seat 9's gun, seen still in seat 10's
+        # zone on its way up 320 ms before its peak, is one raise.)
+        low, high = (a, b) if a.box[1] > b.box[1] else (b, a)
+        return not a.partial and not b.partial and apart(a, b) > HELD_APART and low.t >= high.t
+
+    def beside(a: Any, b: Any) -> bool:
+        # Seen from the same raise zone or a neighbour's: a hand rises through the zones that overlap its
+        # own (noisy 413: seat 2's gun, seen in part 5.1 hand lengths below seat 4's, two zones away).
+        return abs(a.zone_seat - b.zone_seat) <= 1
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
     whole = [o for o in raises if not o.partial]
     raises = [
-        o for o in raises if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) for w in whole))
+        o
+        for o in raises
+        if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) and beside(o, w) for w in whole))
     ]
+    # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
+    # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
+    # seat 7's partial sighting 2.4 hand lengths and 40 ms from seat 8's held gun is another hand).
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):
-            if near(o, k, 2.5):
+            if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k):
                 if o.box[1] < k.box[1]:
                     kept[i] = o
                 break

@@ -46,6 +46,13 @@ RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lif
 ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
 ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
 PASS_GAP_FRAMES = 2  # a raise zone's hand unseen for more active frames than this has left (another pass)
+# A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
+# the tuning games; the head-and-mask false hands 0.31-0.40).
+RAISE_MIN_SIDE = 0.42
+# On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
+# on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
+# hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
+DENOISED_RAISE_LOOK = False
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -298,6 +305,8 @@ class ZoneWatcher:
 
     def _hands(self, frame: npt.NDArray[np.uint8], *, thorough: bool = False) -> list[HandSeen]:
         hands = self.finder.find(frame, self.seat, self.zone, thorough=thorough)
+        if self.zone == "raise_zone":
+            return self._raised(frame, hands, thorough=thorough)
         if self.zone == "table_zone":
             # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
             hands = [h for h in hands if h.inside >= TABLE_INSIDE]
@@ -311,6 +320,20 @@ class ZoneWatcher:
         clean = denoised(frame, box)
         hands = self.finder.find(clean, self.seat, self.zone, thorough=thorough)
         return [h for h in hands if h.inside >= TABLE_INSIDE]
+
+    def _raised(
+        self, frame: npt.NDArray[np.uint8], hands: list[HandSeen], *, thorough: bool
+    ) -> list[HandSeen]:
+        """The raise zone's hands that are hand-sized; with DENOISED_RAISE_LOOK on noisy video, when the
+        plain look finds none, the zone once more through the denoise filter (a raised gun on a blurred,
+        blocky video: noisy game 501, seat 7's hand found on 5 of 7 frames of its raise denoised, on none
+        plainly)."""
+        hands = [h for h in hands if _hand_sized(h, self.finder.hand_size(h.owner))]
+        if hands or not DENOISED_RAISE_LOOK or self.noise is None or not self.noise.noisy:
+            return hands
+        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+        again = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=thorough)
+        return [h for h in again if _hand_sized(h, self.finder.hand_size(h.owner))]
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
@@ -510,6 +533,13 @@ class ZoneWatcher:
 
 def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
     return min(trail, key=lambda th: th[1].top_y)[1].owner
+
+
+def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
+    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length: the landmarker
+    also finds tiny "hands" in a lowered head and its mask (22 px across where hands are 57 px long)."""
+    side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
+    return side >= RAISE_MIN_SIDE * hand_px
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
