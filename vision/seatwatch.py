@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.handfinder import HandFinder, HandSeen, _padded_box
-from vision.noise import NoiseLevel, denoised, measure
+from vision.noise import NoiseLevel, denoised, lay_there, measure, settle_frames
 
 PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
 ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
@@ -175,7 +175,9 @@ class ZoneWatcher:
                 out.extend(self._recheck(frame))
             return out
         st.quiet += 1
-        if st.quiet < SETTLE_FRAMES:
+        if st.quiet < (
+            settle_frames(self.noise, SETTLE_FRAMES) if self.zone == "table_zone" else SETTLE_FRAMES
+        ):
             return out
         out.extend(self._settle(frame, t))
         return out
@@ -202,6 +204,7 @@ class ZoneWatcher:
             h
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (returning or self._back_to_start(h.box, frame)))
+            and not self._lay_there(h.box, frame)
         ]
         st.placed.extend(reported)
         return [self._down(h, st.recheck_t) for h in reported]
@@ -279,6 +282,13 @@ class ZoneWatcher:
             )
             >= UNSEEN_CLOTH_DIST
         )
+
+    def _lay_there(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+        """On noisy video, a hand whose place shows what it showed when the stretch began lay there then
+        (:func:`vision.noise.lay_there`)."""
+        if self.noise is None or not self.noise.noisy or self._start is None:
+            return False
+        return lay_there(self.noise, self._unchanged(box, self._grey(frame), self._start))
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
@@ -369,6 +379,7 @@ class ZoneWatcher:
             h
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
+            and not self._lay_there(h.box, frame)
         ]
         out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
         # A hand matched to one seen before keeps its identity (placed or not).
