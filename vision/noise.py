@@ -56,6 +56,14 @@ def settle_frames(level: NoiseLevel | None, clean: int) -> int:
     return max(clean, NOISY_SETTLE_FRAMES) if level is not None and level.noisy else clean
 
 
+def start_shapes_trusted(level: NoiseLevel | None) -> bool:
+    """Whether a voting shape read on a hand already resting in a zone when a stretch begins makes it a vote
+    to follow for its lift. Not on noisy video: a vote stretch begins before the call, so those hands are
+    relaxed hands at rest, and the noisy picture reads them as fists. Followed, the hand's move to the vote
+    would be a false lift, and the vote landing right after it (its shape read as relaxed) the lift's end."""
+    return level is None or not level.noisy
+
+
 def lay_there(level: NoiseLevel | None, unchanged_since_start: bool) -> bool:
     """Whether a hand found after a movement is one that lay in the zone when the stretch began (its
     place shows what it showed then), and so no landing. Only on noisy video: there the landmarker misses

@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.handfinder import HandFinder, HandSeen, _padded_box
-from vision.noise import NoiseLevel, denoised, lay_there, measure, settle_frames
+from vision.noise import NoiseLevel, denoised, lay_there, measure, settle_frames, start_shapes_trusted
 
 PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
 ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
@@ -146,7 +146,9 @@ class ZoneWatcher:
             hands = self._hands(frame)
             if self.zone == "table_zone":
                 st.resting = hands
-                st.placed = [h for h in hands if h.gesture in VOTING_SHAPES]
+                st.placed = [
+                    h for h in hands if h.gesture in VOTING_SHAPES and start_shapes_trusted(self.noise)
+                ]
             else:
                 st.static = hands
         if changed >= self.active_px:

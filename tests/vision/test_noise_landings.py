@@ -11,7 +11,14 @@ import cv2
 import numpy as np
 
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SETTLE_FRAMES, NOISY_SIGMA, NoiseLevel, lay_there, settle_frames
+from vision.noise import (
+    NOISY_SETTLE_FRAMES,
+    NOISY_SIGMA,
+    NoiseLevel,
+    lay_there,
+    settle_frames,
+    start_shapes_trusted,
+)
 from vision.seatwatch import SETTLE_FRAMES, Observation, ZoneWatcher
 
 ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
@@ -22,8 +29,9 @@ class SquareFinder:
     """Every bright square in the zone is a fist. ``blind_left``: squares starting left of x 140 are not
     seen (the landmarker missing a resting hand on noisy video) until the test clears it."""
 
-    def __init__(self, *, blind_left: bool = False) -> None:
+    def __init__(self, *, blind_left: bool = False, relaxed_right: bool = False) -> None:
         self.blind_left = blind_left
+        self.relaxed_right = relaxed_right  # squares from x 150 on read as relaxed ("other")
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
@@ -43,8 +51,9 @@ class SquareFinder:
                 continue
             x0, y0, x1, y1 = float(x + 100), float(y + 100), float(x + 100 + w - 1), float(y + 100 + h - 1)
             pts = np.zeros((21, 3), np.float32)
+            shape = "other" if self.relaxed_right and x0 >= 150 else "fist"
             out.append(
-                HandSeen(3, "fist", 0.9, 0.9, (x0, y0, x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2), y0, 1.0, pts)
+                HandSeen(3, shape, 0.9, 0.9, (x0, y0, x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2), y0, 1.0, pts)
             )
         return out
 
@@ -72,6 +81,7 @@ def test_settle_frames_and_lay_there_follow_the_measured_noise() -> None:
     assert settle_frames(CLEAN, SETTLE_FRAMES) == settle_frames(None, SETTLE_FRAMES) == SETTLE_FRAMES
     assert lay_there(NOISY, True) and not lay_there(NOISY, False)
     assert not lay_there(CLEAN, True) and not lay_there(None, True)
+    assert start_shapes_trusted(CLEAN) and start_shapes_trusted(None) and not start_shapes_trusted(NOISY)
 
 
 # A hand comes in from the right, pauses three frames (two still ones) at x 150, moves on to rest at x 110.
@@ -119,3 +129,19 @@ def test_a_fist_landing_where_the_zone_was_empty_is_a_landing_on_noisy_video() -
     scenes = [[]] * 3 + [[260], [200], [150], [120]] + [[120]] * 10
     obs = _run(SquareFinder(), NOISY, scenes)
     assert [(o.kind, o.t) for o in obs] == [("hand_down", 6 * 40)]
+
+
+# A hand rests at x 105 when the stretch begins, read as a fist; it moves to vote at x 160, where its shape
+# reads as relaxed (both misreadings of a noisy picture).
+TO_VOTE = [[105]] * 3 + [[125], [145], [160]] + [[160]] * 12
+
+
+def test_a_resting_hand_read_as_a_fist_at_the_start_moving_to_vote_is_a_vote_on_noisy_video() -> None:
+    obs = _run(SquareFinder(relaxed_right=True), NOISY, TO_VOTE)
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", 5 * 40, "other")]
+
+
+def test_a_fist_resting_at_the_start_is_still_followed_on_clean_video() -> None:
+    # Clean video keeps the old reading: the fist's move is its lift, and the relaxed hand its return.
+    obs = _run(SquareFinder(relaxed_right=True), CLEAN, TO_VOTE)
+    assert [(o.kind, o.t) for o in obs] == [("hand_up", 3 * 40)]
