@@ -194,6 +194,10 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
+        lying = [h for h in arrivals if self._lay_there(h.box, frame)]
+        if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
+            st.resting = st.resting + lying
+            arrivals = [h for h in arrivals if not any(h is x for x in lying)]
         if not arrivals:
             return self._unseen_arrival(frame) if st.recheck <= 0 else []
         st.recheck = 0
@@ -206,7 +210,6 @@ class ZoneWatcher:
             h
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (returning or self._back_to_start(h.box, frame)))
-            and not self._lay_there(h.box, frame)
         ]
         st.placed.extend(reported)
         return [self._down(h, st.recheck_t) for h in reported]
@@ -348,6 +351,9 @@ class ZoneWatcher:
                 arrivals.append(h)
             else:
                 matched_before.add(j)
+        # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
+        # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
+        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -381,7 +387,6 @@ class ZoneWatcher:
             h
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
-            and not self._lay_there(h.box, frame)
         ]
         out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
         # A hand matched to one seen before keeps its identity (placed or not).

@@ -29,9 +29,12 @@ class SquareFinder:
     """Every bright square in the zone is a fist. ``blind_left``: squares starting left of x 140 are not
     seen (the landmarker missing a resting hand on noisy video) until the test clears it."""
 
-    def __init__(self, *, blind_left: bool = False, relaxed_right: bool = False) -> None:
+    def __init__(
+        self, *, blind_left: bool = False, relaxed_right: bool = False, shy_right: bool = False
+    ) -> None:
         self.blind_left = blind_left
         self.relaxed_right = relaxed_right  # squares from x 150 on read as relaxed ("other")
+        self.shy_right = shy_right  # squares from x 150 on found only by a thorough look
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
@@ -48,6 +51,8 @@ class SquareFinder:
         out = []
         for x, y, w, h, area in stats[1:n]:
             if area < 200 or (self.blind_left and x + 100 < 140):
+                continue
+            if self.shy_right and x + 100 >= 150 and not thorough:
                 continue
             x0, y0, x1, y1 = float(x + 100), float(y + 100), float(x + 100 + w - 1), float(y + 100 + h - 1)
             pts = np.zeros((21, 3), np.float32)
@@ -145,3 +150,11 @@ def test_a_fist_resting_at_the_start_is_still_followed_on_clean_video() -> None:
     # Clean video keeps the old reading: the fist's move is its lift, and the relaxed hand its return.
     obs = _run(SquareFinder(relaxed_right=True), CLEAN, TO_VOTE)
     assert [(o.kind, o.t) for o in obs] == [("hand_up", 3 * 40)]
+
+
+def test_a_hand_found_lying_there_does_not_stop_the_search_for_the_arrival() -> None:
+    # The fist lying at x 105 is first seen at the settle of another hand's landing at x 165, which only a
+    # thorough look finds: the lying hand is no arrival, so the watcher looks again and finds the landing.
+    finder = SquareFinder(blind_left=True, shy_right=True)
+    obs = _run(finder, NOISY, LYING[:6] + [[105, 165]] * 14, wake=3)
+    assert [(o.kind, o.t, o.box) for o in obs] == [("hand_down", 5 * 40, (165.0, 120.0, 194.0, 149.0))]
