@@ -7,6 +7,8 @@ under test is the watcher's rule, not MediaPipe; the accuracy benchmark runs the
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -158,3 +160,28 @@ def test_a_hand_found_lying_there_does_not_stop_the_search_for_the_arrival() -> 
     finder = SquareFinder(blind_left=True, shy_right=True)
     obs = _run(finder, NOISY, LYING[:6] + [[105, 165]] * 14, wake=3)
     assert [(o.kind, o.t, o.box) for o in obs] == [("hand_down", 5 * 40, (165.0, 120.0, 194.0, 149.0))]
+
+
+class RestToVoteFinder(SquareFinder):
+    """Hands 60 px long; the square at x 105 is a relaxed hand at rest; any other square is a fist found only
+    by a thorough look."""
+
+    def hand_size(self, seat: int) -> float:
+        return 60.0
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        out = []
+        for h in super().find(frame, seat, zone, thorough=thorough):
+            if h.box[0] == 105.0:
+                out.append(dataclasses.replace(h, gesture="other"))
+            elif thorough:
+                out.append(h)
+        return out
+
+
+def test_a_hand_leaving_its_rest_does_not_explain_a_fist_landing_beside_it_on_noisy_video() -> None:
+    # The relaxed hand at rest moves 20 px to vote, within the padding around the place it left: only its
+    # lift would explain that change, so the watcher looks again and finds the fist.
+    scenes = [[105]] * 3 + [[115], [125]] + [[125]] * 16
+    assert [(o.kind, o.t) for o in _run(RestToVoteFinder(), NOISY, scenes)] == [("hand_down", 4 * 40)]
+    assert _run(RestToVoteFinder(), CLEAN, scenes) == []  # clean video: the departure explains it, as before
