@@ -31,6 +31,9 @@ EDGE_SHARE = 0.1  # the share of pixels with the strongest gradient left out (ed
 NOISY_SIGMA = 0.3  # grey levels: at and above this, table zones get a denoised second look
 NLM_STRENGTH = 5.0  # the filter's h (grey levels): 5 and 8 found the same hands on the tuning seeds
 NLM_TEMPLATE, NLM_SEARCH = 5, 15
+# On noisy video a zone's picture must stay still this many frames before a landing is read (2 on clean
+# video): a hand pausing on its way in for two or three frames is read as a fist on noisy video, then lifts.
+NOISY_SETTLE_FRAMES = 4
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,29 @@ class NoiseLevel:
     @property
     def noisy(self) -> bool:
         return self.sigma >= NOISY_SIGMA
+
+
+def settle_frames(level: NoiseLevel | None, clean: int) -> int:
+    """How many still frames end a zone's movement: ``clean`` on clean video, more on noisy video."""
+    return max(clean, NOISY_SETTLE_FRAMES) if level is not None and level.noisy else clean
+
+
+def start_shapes_trusted(level: NoiseLevel | None) -> bool:
+    """Whether a voting shape read on a hand already resting in a zone when a stretch begins makes it a vote
+    to follow for its lift. Not on noisy video: a vote stretch begins before the call, so those hands are
+    relaxed hands at rest, and the noisy picture reads them as fists. Followed, the hand's move to the vote
+    would be a false lift, and the vote landing right after it (its shape read as relaxed) the lift's end."""
+    return level is None or not level.noisy
+
+
+def lay_there(level: NoiseLevel | None, unchanged_since_start: bool) -> bool:
+    """Whether a hand found after a movement is one that lay in the zone when the stretch began (its
+    place shows what it showed then), and so no landing. Only on noisy video: there the landmarker misses
+    a resting hand at the stretch's start and finds it later (a neighbour hand moved away from beside it,
+    or the hand came back to its rest after a lift), and its shape reads as a fist or thumb as often as
+    not, so the rule for relaxed hands coming back to rest does not catch it. On clean video the shape is
+    read reliably and a hand lying there is found at the start."""
+    return level is not None and level.noisy and unchanged_since_start
 
 
 def noise_sigma(image: npt.NDArray[np.uint8]) -> float:

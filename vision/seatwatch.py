@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.handfinder import HandFinder, HandSeen, _padded_box
-from vision.noise import NoiseLevel, denoised, measure
+from vision.noise import NoiseLevel, denoised, lay_there, measure, settle_frames, start_shapes_trusted
 
 PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
 ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
@@ -155,7 +155,9 @@ class ZoneWatcher:
             hands = self._hands(frame)
             if self.zone == "table_zone":
                 st.resting = hands
-                st.placed = [h for h in hands if h.gesture in VOTING_SHAPES]
+                st.placed = [
+                    h for h in hands if h.gesture in VOTING_SHAPES and start_shapes_trusted(self.noise)
+                ]
             else:
                 st.static = hands
         if changed >= self.active_px:
@@ -184,7 +186,9 @@ class ZoneWatcher:
                 out.extend(self._recheck(frame))
             return out
         st.quiet += 1
-        if st.quiet < SETTLE_FRAMES:
+        if st.quiet < (
+            settle_frames(self.noise, SETTLE_FRAMES) if self.zone == "table_zone" else SETTLE_FRAMES
+        ):
             return out
         out.extend(self._settle(frame, t))
         return out
@@ -199,6 +203,10 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
+        lying = [h for h in arrivals if self._lay_there(h.box, frame)]
+        if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
+            st.resting = st.resting + lying
+            arrivals = [h for h in arrivals if not any(h is x for x in lying)]
         if not arrivals:
             return self._unseen_arrival(frame) if st.recheck <= 0 else []
         st.recheck = 0
@@ -289,6 +297,13 @@ class ZoneWatcher:
             >= UNSEEN_CLOTH_DIST
         )
 
+    def _lay_there(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+        """On noisy video, a hand whose place shows what it showed when the stretch began lay there then
+        (:func:`vision.noise.lay_there`)."""
+        if self.noise is None or not self.noise.noisy or self._start is None:
+            return False
+        return lay_there(self.noise, self._unchanged(box, self._grey(frame), self._start))
+
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
         out: list[Observation] = []
@@ -361,6 +376,9 @@ class ZoneWatcher:
                 arrivals.append(h)
             else:
                 matched_before.add(j)
+        # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
+        # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
+        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -376,6 +394,11 @@ class ZoneWatcher:
                     out.append(Observation("hand_up", b.owner, self.seat, started, b.conf))
         st.placed = [p for p in st.placed if any(p is h for h in before)]
         gone = [b for i, b in enumerate(before) if i not in matched_before]
+        if not start_shapes_trusted(self.noise):
+            # On noisy video only a vote's lift explains what changed: a hand leaving its rest to vote often
+            # lands right beside it, inside the padding around the place it left.
+            gone = [b for b in gone if _placed(b, st.placed)]
+            departed = bool(gone)
         if not arrivals and (not departed or self._unexplained(frame, gone + now)):
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
