@@ -285,3 +285,57 @@ def test_a_raised_arm_in_the_shooting_round_is_a_shot_not_a_touch() -> None:
         shot.high.update({1: np.zeros(n), 2: np.zeros(n)})
         shot.high[up][18:32] = 2 * nw.RAISED_SHARE
         assert nw.facts(shot, 0, n * nw.STEP_MS, shooting=True) == [], up
+
+
+def test_elongation_is_length_over_breadth() -> None:
+    """A square reads about 1, a bar ten times as long as it is broad about 10, at any angle."""
+    img = np.zeros((80, 80), np.uint8)
+    cv2.rectangle(img, (20, 20), (39, 39), 1, -1)  # label 1: a 20 px square
+    bar = np.zeros_like(img)
+    cv2.line(bar, (10, 70), (70, 10), 1, 6)  # a diagonal bar about 85 px long and 6 px broad
+    lab = (img + 2 * (bar & ~img)).ravel()
+    nz = np.flatnonzero(lab)
+    ys, xs = np.divmod(nz, img.shape[1])
+    got = nw.elongation(lab[nz], xs, ys, 3)
+    assert abs(got[1] - 1.0) < 0.05, got
+    assert 9.0 <= got[2] <= 16.0, got
+
+
+def test_an_arms_strip_along_the_head_path_is_not_a_head(peek_bundle: Path) -> None:
+    """A long thin change lying along a seat's head path (a forearm shifted beside the bowed head, seen
+    from the near end of the table) is no head move; a round change of the same area in the same place
+    is (0.3 read both as a head up)."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    seat = max(geo.seats, key=lambda m: m.scale)
+    ref = _disc_frames(geo, seat, 0.0)
+    c_down, c_up = seat.axis
+    width = max(3, round(0.15 * seat.scale))
+    strip = ref.copy()
+    cv2.line(strip, _ip(c_down), _ip(c_up), (230, 230, 230), width)
+    area = int(np.any(strip != ref, axis=2).sum())
+    disc = ref.copy()
+    mid = (c_down + c_up) / 2
+    cv2.circle(disc, _ip(mid), round(float(np.sqrt(area / np.pi))), (230, 230, 230), -1)
+    got = {}
+    for name, cur in (("strip", strip), ("disc", disc)):
+        series = nw.measure(geo, np.array([0, 160], np.int64), np.stack([ref, cur]), ref)
+        got[name] = series.lift[seat.seat][1]
+    assert got["disc"] >= nw.LIFT_MIN, got
+    assert got["strip"] == 0.0, got
+
+
+def _ip(p: np.ndarray) -> tuple[int, int]:
+    return (round(float(p[0])), round(float(p[1])))
+
+
+def test_a_mask_off_must_hold_longer_than_a_nods_bob() -> None:
+    """The band's dark pixels turned light for five samples (0.64 s: a nod bobs its edge) is no mask off
+    (0.3 reported it); held seven (0.96 s) it is."""
+    n = 60
+    for hold, expected in ((5, []), (7, [("mask", 3, 20 * nw.STEP_MS)])):
+        s = _series({3: [0.0] * n})
+        s.mask[3][20 : 20 + hold] = 2 * nw.MASK_LOST
+        found = nw.facts(s, 0, n * nw.STEP_MS)
+        assert [(f.kind, f.seat, f.t) for f in found] == expected, hold
