@@ -39,8 +39,10 @@ whole hands 0.22–0.35).
 A head's change must also be broad (0.4): a head is round, so the change it leaves is about as broad as it
 is long, while a forearm shifted beside a bowed head leaves a long thin strip; at the seats nearest the
 camera that strip lies along the head's path in the picture. A blob :data:`ELONG_MAX` times as long as
-it is broad (the spread of its pixels along and across its main axis) is an arm's, a hand blob, not a
-head (on the bench's fidgety nights such strips measured 3.7-4.8, lifts of 10-20 % of a peek 1.1-2.1).
+it is broad (the spread of its pixels along and across its main axis) and under :data:`THICK_MIN` head
+widths thick is an arm's, a hand blob, not a head (on the bench's fidgety nights such strips measured
+3.7-4.8 and 0.10-0.14 head widths, lifts of 10-20 % of a peek 1.1-2.1; a full peek sweeping up its
+path is as long as a strip but a head's width thick).
 A mask off must hold :data:`MASK_HOLD` samples: a nod bobs the band's edge for half a second.
 
 Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
@@ -95,7 +97,7 @@ LIFT_MIN = (
 SPAN_MIN = 0.9  # a hand away from its rest: its change spans this many of the seat's head widths...
 AREA_MIN = 0.15  # ...and covers this share of a head's square (a hand shifted 3 cm: under 0.08)
 THICK_MIN = 0.2  # ...and is this many head widths thick somewhere (a whole hand, not an arm's edge)
-ELONG_MAX = 3.0  # a head's change is broad: one this many times as long as it is broad is an arm's strip
+ELONG_MAX = 3.0  # a change this many times as long as broad and under THICK_MIN thick is an arm's strip
 
 
 @dataclass(frozen=True)
@@ -356,13 +358,22 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         nz = np.flatnonzero(labels)
         lab_nz = labels[nz]
         ys, xs = np.divmod(nz, w_img)
-        # a head is round, so the change it leaves is about as broad as it is long; a forearm shifted
-        # beside a bowed head leaves a long thin strip, which at the seats nearest the camera lies along
-        # the head's path: that is an arm (a hand blob), not a head
+        # every blob's thickness: the diameter of the widest disc inside its changed pixels (working px)
+        wide = np.zeros(count)
+        if len(nz):
+            dist = cv2.distanceTransform(changed, cv2.DIST_L2, 3).ravel()
+            np.maximum.at(wide, lab_nz, 2.0 * dist[nz])
+        hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
+        owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
+        # a head is round: a small move of a head with a face or a band on it leaves a change about as
+        # broad as it is long, a long one (a peek sweeping up its path) a head's width thick; a forearm
+        # shifted beside a bowed head leaves a long strip only an arm's edge thick, which at the seats
+        # nearest the camera lies along the head's path: that is an arm (a hand blob), not a head
+        strip = (elongation(lab_nz, xs, ys, count) >= ELONG_MAX) & (wide < THICK_MIN * scales[owner])
         is_head = (
             (_count(labels, i_hp_any, count) >= 0.5 * safe)
             & (_count(labels, i_hands, count) < 0.25 * safe)
-            & (elongation(lab_nz, xs, ys, count) < ELONG_MAX)
+            & ~strip
         )
         is_hand = ~is_head & (area > 0)
         # every blob's bounding-box diagonal in working px
@@ -376,13 +387,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             np.maximum.at(y1, lab_nz, ys)
             ok = x1 >= 0
             diag[ok] = np.hypot(x1[ok] - x0[ok] + 1, y1[ok] - y0[ok] + 1)
-        # every blob's thickness: the diameter of the widest disc inside its changed pixels (working px)
-        wide = np.zeros(count)
-        if len(nz):
-            dist = cv2.distanceTransform(changed, cv2.DIST_L2, 3).ravel()
-            np.maximum.at(wide, lab_nz, 2.0 * dist[nz])
-        hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
-        owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
         flat = cur.reshape(-1, 3)
         changed_flat = changed.ravel()
         # each hand blob belongs to the seat whose zones hold most of it (raise zones overlap)
