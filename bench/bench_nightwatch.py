@@ -134,14 +134,30 @@ def quiet_fidgets(
     return out
 
 
+_DIGESTS: list[str] = []
+
+
+def _digest() -> str:
+    """The digest of the watch's source as this run imported it (read once: an edit made while a run
+    goes on does not rename its caches)."""
+    if not _DIGESTS:
+        import hashlib
+
+        from vision import nightwatch
+
+        _DIGESTS.append(hashlib.sha256(Path(nightwatch.__file__).read_bytes()).hexdigest()[:8])
+    return _DIGESTS[0]
+
+
 def analyse_night(bundle: Path) -> tuple[list[Any], float, float, list[tuple[int, int, str]]]:
     """Night events over the analyser's night/shooting stretches; (events, pass seconds, night seconds,
-    stretches). Kept in the bundle as ``nightwatch-<version>.json`` and read back from there, so that a
-    night is watched once per version of the watch (several runs may share the nights)."""
+    stretches). Kept in the bundle as ``nightwatch-<version>-<digest>.json`` (the digest of the watch's
+    source, so that an edit inside a version is watched again) and read back from there, so that a night
+    is watched once per state of the watch (several runs may share the nights)."""
     from gamelog.events import event_to_json, parse_event
-    from vision.nightwatch import VERSION
+    from vision import nightwatch
 
-    cache = bundle / f"nightwatch-{VERSION}.json"
+    cache = bundle / f"nightwatch-{nightwatch.VERSION}-{_digest()}.json"
     if cache.exists():
         got = json.loads(cache.read_text(encoding="utf-8"))
         evs = [parse_event(e) for e in got["events"]]
@@ -314,6 +330,7 @@ def main() -> int:
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list misses and false alarms")
     args = ap.parse_args()
+    _digest()  # the watch as this run imported it
     w, h = (int(v) for v in args.size.split("x"))
     work = Path(args.work) / f"{w}x{h}-{args.fps}"
     if args.seed != 1:

@@ -36,6 +36,15 @@ arm shifted a few centimetres changes thin strips along its outline, which can b
 (an arm's edge) but are only as thick as the shift (0.12–0.18 head widths on the bench's fidgety nights,
 whole hands 0.22–0.35).
 
+A head's change must also be broad (0.4): a head is round, so the change it leaves is about as broad as it
+is long, while a forearm shifted beside a bowed head leaves a long thin strip; at the seats nearest the
+camera that strip lies along the head's path in the picture. A blob :data:`ELONG_MAX` times as long as
+it is broad (the spread of its pixels along and across its main axis) and under :data:`THICK_MIN` head
+widths thick is an arm's, a hand blob, not a head (on the bench's fidgety nights such strips measured
+3.7-4.8 and 0.10-0.14 head widths, lifts of 10-20 % of a peek 1.1-2.1; a full peek sweeping up its
+path is as long as a strip but a head's width thick).
+A mask off must hold :data:`MASK_HOLD` samples: a nod bobs the band's edge for half a second.
+
 Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
 (the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
 analyser cuts long nights into one-minute stretches, and a fact crossing a cut is reported in two parts.
@@ -63,7 +72,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.3"
+VERSION = "0.4"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -78,6 +87,7 @@ TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
+MASK_HOLD = 6  # ...a mask off this many (0.8 s: a nod's bob darkens or lightens the band for 0.5-0.64 s)
 OWN_FIRST = 2  # samples before a touch in which the touched seat's own hand moving makes it that hand
 GAP_SAMPLES = 2  # two runs closer than this many samples are one fact
 REF_SAMPLES = 25  # samples in the reference's median
@@ -87,6 +97,7 @@ LIFT_MIN = (
 SPAN_MIN = 0.9  # a hand away from its rest: its change spans this many of the seat's head widths...
 AREA_MIN = 0.15  # ...and covers this share of a head's square (a hand shifted 3 cm: under 0.08)
 THICK_MIN = 0.2  # ...and is this many head widths thick somewhere (a whole hand, not an arm's edge)
+ELONG_MAX = 3.0  # a change this many times as long as broad and under THICK_MIN thick is an arm's strip
 
 
 @dataclass(frozen=True)
@@ -277,6 +288,23 @@ def changed_mask(cur: np.ndarray, ref: np.ndarray) -> np.ndarray:
     return cv2.morphologyEx(diff, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
 
 
+def elongation(lab: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> np.ndarray:
+    """Every blob's length over breadth (count,): the ratio of the standard deviations of its pixels along
+    their main axis and across it (a disc or a square 1, a bar ten times as long as wide about 10).
+    ``lab``, ``xs``, ``ys`` (m,): each changed pixel's blob label and position."""
+    n = np.maximum(np.bincount(lab, minlength=count), 1).astype(np.float64)
+    xf, yf = xs.astype(np.float64), ys.astype(np.float64)
+    mx, my = np.bincount(lab, xf, count) / n, np.bincount(lab, yf, count) / n
+    dx, dy = xf - mx[lab], yf - my[lab]
+    # a pixel is a unit square: add its own spread (1/12) so that a one-pixel line has a breadth
+    sxx = np.bincount(lab, dx * dx, count) / n + 1.0 / 12
+    syy = np.bincount(lab, dy * dy, count) / n + 1.0 / 12
+    sxy = np.bincount(lab, dx * dy, count) / n
+    half, root = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy**2)
+    out: np.ndarray = np.sqrt((half + root) / np.maximum(half - root, 1e-9))
+    return out
+
+
 def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarray) -> Series:
     """The per-seat signals of every sample against the bowed reference.
 
@@ -327,14 +355,28 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         area = np.bincount(labels, minlength=count)
         area[0] = 0
         safe = np.maximum(area, 1)
-        is_head = (_count(labels, i_hp_any, count) >= 0.5 * safe) & (
-            _count(labels, i_hands, count) < 0.25 * safe
-        )
-        is_hand = ~is_head & (area > 0)
-        # every blob's bounding-box diagonal in working px
         nz = np.flatnonzero(labels)
         lab_nz = labels[nz]
         ys, xs = np.divmod(nz, w_img)
+        # every blob's thickness: the diameter of the widest disc inside its changed pixels (working px)
+        wide = np.zeros(count)
+        if len(nz):
+            dist = cv2.distanceTransform(changed, cv2.DIST_L2, 3).ravel()
+            np.maximum.at(wide, lab_nz, 2.0 * dist[nz])
+        hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
+        owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
+        # a head is round: a small move of a head with a face or a band on it leaves a change about as
+        # broad as it is long, a long one (a peek sweeping up its path) a head's width thick; a forearm
+        # shifted beside a bowed head leaves a long strip only an arm's edge thick, which at the seats
+        # nearest the camera lies along the head's path: that is an arm (a hand blob), not a head
+        strip = (elongation(lab_nz, xs, ys, count) >= ELONG_MAX) & (wide < THICK_MIN * scales[owner])
+        is_head = (
+            (_count(labels, i_hp_any, count) >= 0.5 * safe)
+            & (_count(labels, i_hands, count) < 0.25 * safe)
+            & ~strip
+        )
+        is_hand = ~is_head & (area > 0)
+        # every blob's bounding-box diagonal in working px
         diag = np.zeros(count)
         if len(nz):
             x0, x1 = np.full(count, 1 << 30), np.full(count, -1)
@@ -345,13 +387,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             np.maximum.at(y1, lab_nz, ys)
             ok = x1 >= 0
             diag[ok] = np.hypot(x1[ok] - x0[ok] + 1, y1[ok] - y0[ok] + 1)
-        # every blob's thickness: the diameter of the widest disc inside its changed pixels (working px)
-        wide = np.zeros(count)
-        if len(nz):
-            dist = cv2.distanceTransform(changed, cv2.DIST_L2, 3).ravel()
-            np.maximum.at(wide, lab_nz, 2.0 * dist[nz])
-        hp_counts = {seat: _count(labels, ix, count) for seat, ix in i_hp.items()}
-        owner = np.argmax(np.stack([hp_counts[s.seat] for s in geo.seats]), axis=0)
         flat = cur.reshape(-1, 3)
         changed_flat = changed.ravel()
         # each hand blob belongs to the seat whose zones hold most of it (raise zones overlap)
@@ -487,7 +522,8 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 out.append(Fact("head_up", seat, int(times[a]), int(times[b]), _conf(peak, LIFT_MIN)))
         m = series.mask[seat]
         off = (m > MASK_LOST) & ~near(head > HEAD_SHARE) & ~raised
-        for a, b in runs(off, min_len=MIN_SAMPLES + 1):
+        # a mask taken off stays off; a nod bobs the band's edge for half a second and returns
+        for a, b in runs(off, min_len=MASK_HOLD):
             if keep(a, b):
                 peak = float(m[a : b + 1].max())
                 out.append(Fact("mask", seat, int(times[a]), int(times[b]), _conf(peak, MASK_LOST)))
