@@ -9,11 +9,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
 from vision.noise import NOISY_SIGMA, NoiseLevel, denoised, measure, noise_sigma
 from vision.seatwatch import TableWatch, ZoneWatcher
-
-ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
 
 
 def _noisy(shape: tuple[int, ...], base: float, sigma: float, seed: int = 0) -> np.ndarray:
@@ -81,23 +80,12 @@ def test_denoised_clips_the_box_and_rejects_grey() -> None:
         denoised(frame[:, :, 0], (0, 0, 10, 10))
 
 
-class SmoothSquareFinder:
+class SmoothSquareFinder(OneZoneFinder):
     """Finds a bright square in the zone only where its pixels are smooth (as the landmarker loses a hand
     under heavy noise); counts its looks."""
 
     def __init__(self) -> None:
         self.calls = 0
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return ZONE
-
-    def arm_owner(
-        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
-    ) -> int | None:
-        return None
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         self.calls += 1
@@ -182,23 +170,12 @@ def test_table_watch_measures_the_video_once_and_tells_its_watchers() -> None:
     assert watch.noise.noisy  # measured on the first frame of the stretch only
 
 
-class ReturningHandFinder:
+class ReturningHandFinder(OneZoneFinder):
     """A fist at x 130 read at once; the same hand back at x 150 is relaxed ("other") and read only by a
     thorough look (as on noisy video, where the settle's first look misses it)."""
 
     def __init__(self) -> None:
         self.calls = 0
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return ZONE
-
-    def arm_owner(
-        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
-    ) -> int | None:
-        return None
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         self.calls += 1

@@ -12,6 +12,7 @@ import dataclasses
 import cv2
 import numpy as np
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
 from vision.noise import (
     NOISY_SETTLE_FRAMES,
@@ -23,11 +24,10 @@ from vision.noise import (
 )
 from vision.seatwatch import SETTLE_FRAMES, Observation, ZoneWatcher
 
-ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
 NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
 
 
-class SquareFinder:
+class SquareFinder(OneZoneFinder):
     """Every bright square in the zone is a fist. ``blind_left``: squares starting left of x 140 are not
     seen (the landmarker missing a resting hand on noisy video) until the test clears it."""
 
@@ -37,17 +37,6 @@ class SquareFinder:
         self.blind_left = blind_left
         self.relaxed_right = relaxed_right  # squares from x 150 on read as relaxed ("other")
         self.shy_right = shy_right  # squares from x 150 on found only by a thorough look
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return ZONE
-
-    def arm_owner(
-        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
-    ) -> int | None:
-        return None
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         bright = (frame[100:180, 100:200, 0] > 170).astype(np.uint8)

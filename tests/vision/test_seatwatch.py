@@ -10,30 +10,18 @@ import dataclasses
 
 import numpy as np
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandFinder, HandSeen
 from vision.seatwatch import ZoneWatcher
 
-ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
 
-
-class SquareFinder:
+class SquareFinder(OneZoneFinder):
     """Finds a bright square inside the zone and calls it a hand of ``owner``."""
 
     def __init__(self, owner: int = 3, gesture: str = "thumb_up") -> None:
         self.owner = owner
         self.gesture = gesture
         self.calls = 0
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return ZONE
-
-    def arm_owner(
-        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
-    ) -> int | None:
-        return None  # the arm's path is tested on its own below
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         self.calls += 1

@@ -1,0 +1,27 @@
+"""A stand-in for :class:`vision.handfinder.HandFinder` in the watcher's tests: one table zone, hands 30 px,
+no arm evidence. Subclasses supply ``find`` (what the "landmarker" sees in a frame)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from vision.handfinder import HandSeen
+
+ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
+
+
+class OneZoneFinder:
+    """The parts of the finder a :class:`vision.seatwatch.ZoneWatcher` asks for besides ``find``: every zone
+    is :data:`ZONE`, every seat's hand is 30 px, and the arm never names an owner (the arm's path has tests
+    of its own in ``test_attribution.py``)."""
+
+    def polygon(self, seat: int, zone: str) -> np.ndarray:
+        return ZONE
+
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
+        return None
+
+    def hand_size(self, seat: int) -> float:
+        return 30.0
