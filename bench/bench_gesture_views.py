@@ -1,6 +1,6 @@
 """Which views to read a hand from: subsets of 20 views compared, with a leave-one-out choice.
 
-    .venv/bin/python bench/bench_gesture_views.py [--synthetic 10]
+    .venv/bin/python bench/bench_gesture_views.py [--synthetic 10] [--quarter-turns]
 
 Each image of ../shared/real_hands (LABELS.tsv) is read once with vision.gesture_reader.read_hands over
 a family of 20 views (the whole image as is and mirrored; crops with the hand filling 45%, 30% or 20% of
@@ -13,6 +13,10 @@ Choosing a subset on these photos would fit to them, so the choice itself is che
 for each target image, the subset with the most right on the *other* images (ties: `other` images,
 then the earlier, cheaper subset) reads the held-out one. The held-out accuracy is the honest figure
 for "pick the best views".
+
+--quarter-turns adds 12 views (crops filling 30% and 20%, as is and mirrored, turned by 90, 180 and
+270 degrees: the landmark model then sees the hand sideways or upside down, which changes its regression
+more than ±20° does) and the subsets that use them; the leave-one-out choice then runs over all subsets.
 
 Synthetic hands: tablesim poses (thumb_up, fist, gun, point, palm) at 50 and 80 px, cut out with
 vision.crops as bench_hand_detection.py does, scored the same way per subset.
@@ -46,6 +50,9 @@ FAMILY: tuple[View, ...] = WHOLE + tuple(
     for mirror in (False, True)
     for angle in (0, -20, 20)
 )
+QUARTER_TURNS: tuple[View, ...] = tuple(
+    View(fill, mirror, angle) for fill in (0.3, 0.2) for mirror in (False, True) for angle in (90, 180, 270)
+)
 Pick = Callable[[View], bool]
 SUBSETS: dict[str, Pick] = {
     "single (as is)": lambda v: v == View(None),
@@ -55,7 +62,15 @@ SUBSETS: dict[str, Pick] = {
     "default: whole + crop 0.3, ×mirror": lambda v: v in DEFAULT_VIEWS,
     "whole + crops 0.3/0.2, ×mirror": lambda v: v in WHOLE or (v.fill in (0.3, 0.2) and v.angle == 0),
     "no rotation (8 views)": lambda v: v.angle == 0,
-    "all 20": lambda v: True,
+    "all 20": lambda v: v.angle in (0, -20, 20),
+}
+TURNS = (90, 180, 270)
+TURN_SUBSETS: dict[str, Pick] = {
+    "crop 0.3 at 90/180/270, ×mirror": lambda v: v.fill == 0.3 and v.angle in TURNS,
+    "default + crop 0.3 at 90/180/270": lambda v: v in DEFAULT_VIEWS or (v.fill == 0.3 and v.angle in TURNS),
+    "whole + crops 0.3/0.2 at 0/90/180/270": lambda v: (
+        v.fill is None or (v.fill in (0.3, 0.2) and v.angle in (0, *TURNS))
+    ),
 }
 
 
@@ -72,7 +87,7 @@ def right(label: str, hands: list[HandReading], pick: Pick) -> bool:
     return all(g not in TARGETS for g in reads)
 
 
-def real(tracker: HandTracker) -> None:
+def real(tracker: HandTracker, family: tuple[View, ...]) -> None:
     rows = list(csv.DictReader((SHARED / "LABELS.tsv").open(encoding="utf-8"), delimiter="\t"))
     items: list[tuple[str, list[HandReading]]] = []
     for r in rows:
@@ -82,7 +97,7 @@ def real(tracker: HandTracker) -> None:
         if bgr is None:
             print(f"  cannot read {r['file']}")
             continue
-        hands = read_hands(tracker, np.ascontiguousarray(bgr[:, :, ::-1]), views=FAMILY)
+        hands = read_hands(tracker, np.ascontiguousarray(bgr[:, :, ::-1]), views=family)
         if hands:
             items.append((r["label"], hands))
     table = {name: [right(lab, hands, pick) for lab, hands in items] for name, pick in SUBSETS.items()}
@@ -112,7 +127,7 @@ def real(tracker: HandTracker) -> None:
     print("  chosen: " + ", ".join(f"{n} ×{chosen.count(n)}" for n in dict.fromkeys(chosen)))
 
 
-def synthetic(tracker: HandTracker, per_cell: int) -> None:
+def synthetic(tracker: HandTracker, per_cell: int, family: tuple[View, ...]) -> None:
     from bench_hand_detection import WINDOW, frame_for, hand_crop, make_cases
 
     cases = [c for c in make_cases(per_cell, (50, 80), blur=0.0, seed=11) if c.pose in SYNTH_EXPECTED]
@@ -120,7 +135,7 @@ def synthetic(tracker: HandTracker, per_cell: int) -> None:
     for case in cases:
         img, truth = frame_for(case)
         crop, _ = hand_crop(img, truth, case.size, WINDOW)
-        found.append((case.pose, read_hands(tracker, crop, views=FAMILY)[:1]))
+        found.append((case.pose, read_hands(tracker, crop, views=family)[:1]))
     print(f"\n## Synthetic hands (tablesim, {len(cases)} cases, {per_cell} per pose and size 50/80 px)")
     for name, pick in SUBSETS.items():
         per_pose = {p: 0 for p in SYNTH_EXPECTED}
@@ -133,11 +148,15 @@ def synthetic(tracker: HandTracker, per_cell: int) -> None:
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--synthetic", type=int, default=10, help="synthetic cases per pose and size (0: skip)")
+    ap.add_argument("--quarter-turns", action="store_true", help="add crops turned by 90/180/270 degrees")
     args = ap.parse_args()
+    family = FAMILY + QUARTER_TURNS if args.quarter_turns else FAMILY
+    if args.quarter_turns:
+        SUBSETS.update(TURN_SUBSETS)
     with HandTracker(num_hands=4) as tracker:
-        real(tracker)
+        real(tracker, family)
         if args.synthetic > 0:
-            synthetic(tracker, args.synthetic)
+            synthetic(tracker, args.synthetic, family)
     return 0
 
 
