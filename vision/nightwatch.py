@@ -70,9 +70,10 @@ import numpy as np
 
 from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
+from vision.nightband import band_ring, find_band
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.4"
+VERSION = "0.5"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -331,6 +332,17 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     i_hp_any, i_hands = _idx(hp_any), _idx(hands_any)
     i_hp = {s.seat: _idx(s.head_path) for s in geo.seats}
     i_bowed = {s.seat: _idx(s.bowed) for s in geo.seats}
+    # where the band really is: the dark bar across a face nearest the assumed bowed place (0.5); the
+    # watch looks at it and at a ring round it (a band moved by a nod turns dark pixels light on one side
+    # and light ones dark on the other); no bar found: the disc, as before
+    i_ring: dict[int, np.ndarray] = {}
+    banded: set[int] = set()
+    for s in geo.seats:
+        band = find_band(ref, s.axis[0], s.scale)
+        i_ring[s.seat] = _idx(band_ring(s.bowed if band is None else band))
+        if band is not None:
+            i_bowed[s.seat] = _idx(band)
+            banded.add(s.seat)
     i_table = {s.seat: _idx(s.table) for s in geo.seats}
     # the raise zone away from every head path: only a raised arm gets there, never a rising head
     i_high = {s.seat: _idx(s.raise_ & ~ring) for s in geo.seats}
@@ -402,10 +414,18 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             if big.any():
                 span[s.seat][i] = float(diag[big].max()) / s.scale
             ib = i_bowed[s.seat]
-            if not is_hand[labels[ib]].any():
+            ir_ = i_ring[s.seat]
+            over = np.concatenate([labels[ib], labels[ir_]])
+            if s.seat in banded:
+                # the band's own change lies off the head path (a "hand" blob): a hand over the band is a
+                # blob reaching well beyond the band and its ring
+                near_ = np.bincount(over, minlength=count)
+                over = over[2 * near_[over] < area[over]]
+            if not is_hand[over].any():
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
+                gained += int((~ref_dark[ir_] & np.all(flat[ir_] < DARK_LEVEL, axis=1)).sum())
                 if nd >= 4 and gained < 0.25 * max(1, lost):
                     mask[s.seat][i] = lost / nd
             hand_px = mine_hand[k][labels]
