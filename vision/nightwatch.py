@@ -10,8 +10,11 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   is upright (the head zone); the bowed place is not in the layout and is taken halfway from the head zone
   towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
   raise zone (a raised arm crosses the head path).
-* **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
-  it and the head does not rise: the mask lifted.
+* **mask** — the band only *loses* dark pixels (turns to skin) while no hand is over it and the head does
+  not rise: the mask lifted. The band is found in the reference (0.5, :mod:`vision.nightband`): the thin
+  dark bar with a face above and below nearest the assumed bowed place; where none shows, the disc at that
+  place. A ring round the watched pixels must not gain dark ones: a band moved by a nod turns light on one
+  side and dark on the other, a band taken off turns light only.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
