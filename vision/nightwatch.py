@@ -357,6 +357,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
+    ref_flat = ref.reshape(-1, 3).astype(np.int16)
     scales = np.array([s.scale for s in geo.seats])
     w_img = geo.size[0]
     for i in range(n):
@@ -427,7 +428,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             if not is_hand[over].any():
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
-                lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
+                # turned light: no longer dark, and visibly changed (a band in a passing shade turns a
+                # little less black; a band taken off turns to skin)
+                moved = np.abs(flat[ib].astype(np.int16) - ref_flat[ib]).max(axis=1) > DIFF_LEVEL
+                lost, gained = int((rd & ~dk & moved).sum()), int((~rd & dk).sum())
                 gained += int((~ref_dark[ir_] & np.all(flat[ir_] < DARK_LEVEL, axis=1)).sum())
                 if nd >= 4 and gained < 0.25 * max(1, lost):
                     mask[s.seat][i] = lost / nd
