@@ -274,6 +274,12 @@ def reference(times: np.ndarray, frames: np.ndarray) -> np.ndarray:
     return ref
 
 
+def _gap(band: np.ndarray, s: SeatMasks) -> float:
+    """How far ``band`` (h, w) bool lies from seat ``s``'s assumed bowed place, in its head widths."""
+    ys, xs = np.nonzero(band)
+    return float(np.hypot(xs - s.axis[0][0], ys - s.axis[0][1]).min()) / s.scale
+
+
 def _idx(mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask.ravel())
 
@@ -340,8 +346,19 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     # and light ones dark on the other); no bar found: the disc, as before
     i_ring: dict[int, np.ndarray] = {}
     banded: set[int] = set()
+    bands = {s.seat: find_band(ref, s.axis[0], s.scale) for s in geo.seats}
     for s in geo.seats:
-        band = find_band(ref, s.axis[0], s.scale)
+        band = bands[s.seat]
+        # a bar is one seat's band: when a neighbour found the same bar nearer its own bowed place (in its
+        # head widths), it is the neighbour's, and this seat keeps the disc
+        if band is not None and any(
+            o.seat != s.seat
+            and (b := bands[o.seat]) is not None
+            and (b & band).any()
+            and _gap(band, o) < _gap(band, s)
+            for o in geo.seats
+        ):
+            band = None
         i_ring[s.seat] = _idx(band_ring(s.bowed if band is None else band))
         if band is not None:
             i_bowed[s.seat] = _idx(band)

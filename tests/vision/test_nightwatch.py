@@ -438,3 +438,32 @@ def test_only_a_bar_of_a_bands_shape_is_a_band() -> None:
     assert one(bar(58, 50, 61, 58)) is None  # upright: not a band
     assert one(bar(58, 62, 61, 63)) is None  # a sliver of 8 px a nod can hide
     assert one(bar(45, 100, 75, 103)) is None  # a head width away from the assumed place
+
+
+def test_a_bar_two_seats_find_is_the_nearer_seats_band(peek_bundle: Path) -> None:
+    """Where a seat's own band is hidden (merged with dark clothes), the nearest bar may be its neighbour's
+    band: both seats then watched it and a fidget of one read as a mask off at both (two seats at once on
+    the tuning nights). The bar is the band of the seat it lies nearer in head widths; the other keeps the
+    disc."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    a, b = geo.seats[0], geo.seats[1]
+    c = a.axis[0] + 0.45 * (b.axis[0] - a.axis[0])
+    w = min(a.scale, b.scale)
+
+    def draw(band: bool) -> np.ndarray:
+        img = np.full((geo.size[1], geo.size[0], 3), 120, np.uint8)
+        cv2.ellipse(img, _ip(c), (round(0.3 * w), round(0.2 * w)), 0, 0, 360, (210, 170, 140), -1)
+        if band:
+            cv2.rectangle(
+                img, _ip(c - _v(0.25 * w, 0.05 * w)), _ip(c + _v(0.25 * w, 0.05 * w)), (15, 15, 15), -1
+            )
+        return img
+
+    ref, off = draw(True), draw(False)
+    found = [nightband.find_band(ref, s.axis[0], s.scale) for s in (a, b)]
+    assert all(f is not None for f in found)  # both seats find the one bar
+    series = nw.measure(geo, np.array([0, 160], np.int64), np.stack([ref, off]), ref)
+    assert series.mask[a.seat][1] > nw.MASK_LOST
+    assert series.mask[b.seat][1] == 0.0
