@@ -17,6 +17,7 @@ from gamelog.jsonl import read_events
 from tablesim.build import Knobs, build
 from tablesim.scene import CameraKnobs
 from tablesim.script import parse_script
+from vision import nightband
 from vision import nightwatch as nw
 from vision.video import VideoTimeline
 
@@ -348,3 +349,121 @@ def test_a_mask_off_must_hold_longer_than_a_nods_bob() -> None:
         s.mask[3][20 : 20 + hold] = 2 * nw.MASK_LOST
         found = nw.facts(s, 0, n * nw.STEP_MS)
         assert [(f.kind, f.seat, f.t) for f in found] == expected, hold
+
+
+def _v(x: float, y: float) -> np.ndarray:
+    return np.array([x, y])
+
+
+def _masked_seat(
+    geo: nw.Geometry, seat: nw.SeatMasks, *, down: float, band: bool, clothes: bool
+) -> np.ndarray:
+    """A grey working image with ``seat``'s bowed face (light, half a head wide) ``down`` head widths below
+    the assumed bowed place in the picture, a dark band across it (``band``) and, with ``clothes``, a dark
+    sleeve or collar (thicker than any band) filling the assumed place's upper half."""
+    img = np.full((geo.size[1], geo.size[0], 3), 120, np.uint8)
+    c, w = seat.axis[0], seat.scale
+    if clothes:
+        cv2.rectangle(img, _ip(c - _v(0.5 * w, 0.6 * w)), _ip(c + _v(0.5 * w, -0.05 * w)), (25, 25, 25), -1)
+    face = c + _v(0.0, down * w)
+    cv2.ellipse(img, _ip(face), (round(0.3 * w), round(0.2 * w)), 0, 0, 360, (210, 170, 140), -1)
+    if band:
+        cv2.rectangle(
+            img, _ip(face - _v(0.25 * w, 0.05 * w)), _ip(face + _v(0.25 * w, 0.05 * w)), (15, 15, 15), -1
+        )
+    return img
+
+
+def test_the_band_is_found_where_it_is_not_where_assumed(peek_bundle: Path) -> None:
+    """The band lies a third of a head below the assumed bowed place, which holds mostly a dark sleeve: the
+    watch finds the bar (thin, light above and below, a band's width) and watches it, so the mask taken off
+    reads the whole band lost. 0.4 watched the disc at the assumed place, where the sleeve's dark pixels
+    outnumber the band's, and read under MASK_LOST."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    seat = geo.seats[0]
+    ref = _masked_seat(geo, seat, down=0.3, band=True, clothes=True)
+    found = nightband.find_band(ref, seat.axis[0], seat.scale)
+    assert found is not None
+    ys, xs = np.nonzero(found)
+    assert abs(ys.mean() - (seat.axis[0][1] + 0.3 * seat.scale)) <= 1.5  # the band, not the sleeve
+    assert np.ptp(xs) + 1 >= 0.45 * seat.scale
+    off = _masked_seat(geo, seat, down=0.3, band=False, clothes=True)
+    series = nw.measure(geo, np.array([0, 160], np.int64), np.stack([ref, off]), ref)
+    assert series.mask[seat.seat][1] > 2 * nw.MASK_LOST
+    assert all(series.mask[o.seat][1] == 0.0 for o in geo.seats if o.seat != seat.seat)
+
+
+def test_a_band_moved_by_a_nod_is_not_a_mask_off(peek_bundle: Path) -> None:
+    """A nod moves the whole face with its band a few pixels: dark pixels turn light on one side and light
+    ones dark on the other, just outside the band (or the disc) — the ring round the watched pixels counts
+    those, and the move reads no mask off; the band taken off reads it whole. 0.4 read this nod as 0.57 of
+    the band lost (the band's new dark pixels fell outside its disc) and the band taken off as nothing (the
+    change lies off the head path, so it counted as a hand over the disc)."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    seat = geo.seats[0]
+    ref = _masked_seat(geo, seat, down=0.2, band=True, clothes=False)
+    nod = _masked_seat(geo, seat, down=0.2 + 3.0 / seat.scale, band=True, clothes=False)
+    off = _masked_seat(geo, seat, down=0.2, band=False, clothes=False)
+    series = nw.measure(geo, np.array([0, 160, 320], np.int64), np.stack([ref, nod, off]), ref)
+    assert series.mask[seat.seat][1] == 0.0
+    assert series.mask[seat.seat][2] > nw.MASK_LOST
+
+
+def test_only_a_bar_of_a_bands_shape_is_a_band() -> None:
+    """The band is a thin bar with a face above and below, as wide as a band: a thick dark patch, a bar with
+    no light below it, an upright bar, a sliver, or one too far from the assumed place is not found."""
+    w = 40.0
+    centre = np.array([60.0, 60.0])
+
+    def one(draw: Any) -> np.ndarray | None:
+        img = np.full((120, 120, 3), 200, np.uint8)
+        draw(img)
+        return nightband.find_band(img, centre, w)
+
+    def bar(x0: int, y0: int, x1: int, y1: int) -> Any:
+        return lambda img: cv2.rectangle(img, (x0, y0), (x1, y1), (10, 10, 10), -1)
+
+    assert one(bar(45, 62, 75, 65)) is not None  # 31 x 4 px: 0.8 x 0.1 head widths
+    assert one(bar(45, 55, 75, 75)) is None  # 21 px tall: clothing, not a band
+
+    def on_dark_below(img: np.ndarray) -> None:
+        img[66:, :] = (30, 30, 30)
+        bar(45, 62, 75, 65)(img)
+
+    assert one(on_dark_below) is None  # no face below it: the top of a dark region
+    assert one(bar(58, 50, 61, 58)) is None  # upright: not a band
+    assert one(bar(58, 62, 61, 63)) is None  # a sliver of 8 px a nod can hide
+    assert one(bar(45, 100, 75, 103)) is None  # a head width away from the assumed place
+
+
+def test_a_bar_two_seats_find_is_the_nearer_seats_band(peek_bundle: Path) -> None:
+    """Where a seat's own band is hidden (merged with dark clothes), the nearest bar may be its neighbour's
+    band: both seats then watched it and a fidget of one read as a mask off at both (two seats at once on
+    the tuning nights). The bar is the band of the seat it lies nearer in head widths; the other keeps the
+    disc."""
+    layout = load_bundle(peek_bundle).layout
+    assert layout is not None
+    geo = nw.Geometry.from_layout(layout.at(0))
+    a, b = geo.seats[0], geo.seats[1]
+    c = a.axis[0] + 0.45 * (b.axis[0] - a.axis[0])
+    w = min(a.scale, b.scale)
+
+    def draw(band: bool) -> np.ndarray:
+        img = np.full((geo.size[1], geo.size[0], 3), 120, np.uint8)
+        cv2.ellipse(img, _ip(c), (round(0.3 * w), round(0.2 * w)), 0, 0, 360, (210, 170, 140), -1)
+        if band:
+            cv2.rectangle(
+                img, _ip(c - _v(0.25 * w, 0.05 * w)), _ip(c + _v(0.25 * w, 0.05 * w)), (15, 15, 15), -1
+            )
+        return img
+
+    ref, off = draw(True), draw(False)
+    found = [nightband.find_band(ref, s.axis[0], s.scale) for s in (a, b)]
+    assert all(f is not None for f in found)  # both seats find the one bar
+    series = nw.measure(geo, np.array([0, 160], np.int64), np.stack([ref, off]), ref)
+    assert series.mask[a.seat][1] > nw.MASK_LOST
+    assert series.mask[b.seat][1] == 0.0
