@@ -30,7 +30,7 @@ from gamelog.layout import Layout, Layouts, SeatZones
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.28"
+VERSION = "0.29b"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -38,6 +38,12 @@ SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dens
 PROPOSE_MIN_SEATS = 2  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
 SCAN = "scan"  # the kind of a stretch of a recording without marks: table and raise zones watched
 PROPOSE_SPAN_MS = 4000
+# A proposed vote window starts this long before its first hand: the first hand found lands 3.1-3.9 s after
+# the call on the tuning games (bench/RESULTS.md, "Session 4: shots"; 3 s left 5 windows' calls outside).
+PROPOSE_LEAD_MS = 4500
+# Raise gestures that aim: a shooting round's raises are finger-guns (a blurred or foreshortened gun reads as
+# "point"); hands going up to the masks at nightfall and at "Доброе утро" read as palm, fist or other.
+AIMED = ("gun", "point")
 
 
 class AnalyzeError(Exception):
@@ -493,7 +499,7 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
             seats.add(downs[j].seat)
             j += 1
         if len(seats) >= PROPOSE_MIN_SEATS:
-            a, b = max(0, downs[i].t - 3000), min(duration, downs[j - 1].t + 6000)
+            a, b = max(0, downs[i].t - PROPOSE_LEAD_MS), min(duration, downs[j - 1].t + 6000)
             out.append(
                 ProposedWindow(
                     t=a,
@@ -515,6 +521,8 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
             else:
                 groups.append([r])
         for g in groups:
+            if not _shooting(g):
+                continue
             a, b = max(0, g[0].t - 16000), min(duration, g[-1].t + 16000)
             out.append(
                 ProposedWindow(
@@ -527,6 +535,13 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
                 )
             )
     return out
+
+
+def _shooting(raises: Sequence[ShotRaise]) -> bool:
+    """Raises that look like a shooting round: a finger-gun, or two seats aiming. Night masks going on and
+    off raise hands too (2-4 seats within a second, read as palm, fist, other, at most one "point"), and
+    without marks these proposed a round at every nightfall (clean 401, 405, 503)."""
+    return any(r.gesture == "gun" for r in raises) or len({r.seat for r in raises if r.gesture in AIMED}) >= 2
 
 
 def progress_printer(stream: Any = None, *, label: str = "analyse", unit: str = "stretches") -> Progress:
