@@ -137,6 +137,8 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
+# A whole sighting's hand was still for this long after it (the zone settles after two still frames at 25 fps)
+HOLD_MS = 80.0
 HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 
@@ -171,6 +173,9 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     each other are one raise, owned and timed by the highest."""
     raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
+    # A hand seen only in part counts only if it aimed: on the tuning games the partial sightings that were
+    # raises read gun or point, and the false ones palm, fist or other (heads, masks, hands coming down).
+    raises = [o for o in raises if not o.partial or o.gesture in AIMED]
 
     def apart(a: Any, b: Any) -> float:
         """How far apart two sightings are, in hand lengths (the size of ``a``'s box)."""
@@ -185,8 +190,11 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     def travelled(a: Any, b: Any) -> bool:
         # One hand can be at both places only if there was time to move between them: a raise is fast
         # but not instant (RAISE_SPEED hand lengths a second at most).
+        # A hand seen whole was still there for HOLD_MS after it (clean 620: seat 2's gun held 120 ms before
+        # seat 3's, 2.6 hand lengths away, is another hand).
         d = apart(a, b)
-        return d <= 1.0 or abs(a.t - b.t) >= 1000.0 * d / RAISE_SPEED
+        first = a if a.t <= b.t else b
+        return d <= 1.0 or abs(a.t - b.t) - (0.0 if first.partial else HOLD_MS) >= 1000.0 * d / RAISE_SPEED
 
     def two_held(a: Any, b: Any) -> bool:
         # Two whole sightings (each hand still when its zone's movement ended) more than a hand length
