@@ -170,7 +170,8 @@ def _dedupe(obs: list[Any]) -> list[Any]:
 def _merge_raises(obs: list[Any]) -> list[Any]:
     """A raised hand crossing two overlapping raise zones is seen twice, and the lower sighting may be given
     to the neighbour whose head it passes over: sightings within a raise's duration and a hand's reach of
-    each other are one raise, owned and timed by the highest."""
+    each other are one raise, owned and timed by the highest of those that aim (noisy 607: a head-high "other"
+    in seat 8's zone, 0.8 hand lengths above seat 8's gun and 480 ms before it, took seat 8's shot)."""
     raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
     # A hand seen only in part counts only if it aimed: on the tuning games the partial sightings that were
@@ -226,7 +227,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     for o in raises:
         for i, k in enumerate(kept):
             if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k):
-                if o.box[1] < k.box[1]:
+                if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]):
                     kept[i] = o
                 break
         else:

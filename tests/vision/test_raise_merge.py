@@ -110,3 +110,13 @@ def test_a_lower_gun_held_just_before_a_higher_one_is_another_hand() -> None:
     two = Observation("shot_raise", 2, 2, 101600, 0.96, "gun", (636.0, 498.0, 677.0, 544.0), False)
     three = Observation("shot_raise", 3, 3, 101720, 0.96, "gun", (656.0, 383.0, 691.0, 423.0), False)
     assert sorted((o.seat, o.t) for o in _dedupe([two, three])) == [(2, 101600), (3, 101720)]
+
+
+def test_of_two_sightings_of_one_place_the_one_that_aims_is_the_raise() -> None:
+    """Noisy 607: an "other" seen still in seat 8's raise zone (given to seat 7), 480 ms before seat 8's gun
+    and 0.8 hand lengths above it, was kept as the higher sighting, and seat 8's shot was lost."""
+    other = Observation("shot_raise", 7, 8, 101920, 0.64, "other", (1170.9, 328.1, 1219.8, 372.9), False)
+    gun = Observation("shot_raise", 8, 8, 102400, 0.56, "point", (1208.3, 344.3, 1239.1, 384.5), False)
+    assert [(o.seat, o.t) for o in _dedupe([other, gun])] == [(8, 102400)]
+    # Both aiming: the higher one, as before.
+    assert [(o.seat, o.t) for o in _dedupe([dataclasses.replace(other, gesture="gun"), gun])] == [(7, 101920)]
