@@ -13,6 +13,10 @@ have host marks, copies each (video, layout, game, marks) to ``--work``, analyse
 * a **false proposal** overlaps no marked window of its kind.
 
     .venv/bin/python bench/bench_proposals.py sample_videos/sample_game /tmp/acc/clean-1920x1080-1.0-301 ...
+
+``--repropose`` analyses nothing: it takes the copies' ``vision.jsonl`` as analysed, drops their proposals and
+proposes again with the current ``propose_windows`` (a replay of a change to the proposal rules; the dense
+re-analysis inside the first proposals is the old one's).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from benchstats import wilson  # noqa: E402
 
 from gamelog.events import Day, Event, Night, ProposedWindow, ShotCall, VoteCall, VoteStop  # noqa: E402
 from gamelog.jsonl import read_events  # noqa: E402
+from vision.analyzer import propose_windows  # noqa: E402
 
 SHOT_TAIL_MS = 2000
 COPY = ("video.mp4", "layout.json", "game.json", "events.jsonl", "events.jsonl.chain", "truth.json")
@@ -92,13 +97,14 @@ def main() -> int:
     ap.add_argument("bundles", nargs="+", type=Path, help="bundles with host marks")
     ap.add_argument("--work", type=Path, default=Path("/tmp/mafiacam-proposals"))
     ap.add_argument("--reanalyse", action="store_true")
+    ap.add_argument("--repropose", action="store_true", help="no analysis: propose again from vision.jsonl")
     args = ap.parse_args()
     exe = str(ROOT / ".venv" / "bin" / "mafiacam")
     totals = {"vote": Score(), "shooting": Score()}
     video_s = wall = 0.0
     for src in args.bundles:
         dst = args.work / src.resolve().name
-        if args.reanalyse or not (dst / "vision.jsonl").exists():
+        if not args.repropose and (args.reanalyse or not (dst / "vision.jsonl").exists()):
             shutil.rmtree(dst, ignore_errors=True)
             dst.mkdir(parents=True)
             for name in COPY:
@@ -109,8 +115,13 @@ def main() -> int:
             wall += time.monotonic() - t0
         marks = [e for e in read_events(dst / "events.jsonl").events if e.src == "host"]
         vision = read_events(dst / "vision.jsonl").events
+        duration = max((e.t for e in vision), default=0) + 60_000  # a proposal's end is cut at the video's
         if (dst / "truth.json").exists():
-            video_s += json.loads((dst / "truth.json").read_text())["duration_ms"] / 1000
+            duration = json.loads((dst / "truth.json").read_text())["duration_ms"]
+            video_s += duration / 1000
+        if args.repropose:
+            seen = [e for e in vision if not isinstance(e, ProposedWindow)]
+            vision = seen + propose_windows(seen, duration)
         wins = marked_windows(marks)
         parts = []
         for kind in ("vote", "shooting"):

@@ -38,6 +38,12 @@ SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dens
 PROPOSE_MIN_SEATS = 2  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
 SCAN = "scan"  # the kind of a stretch of a recording without marks: table and raise zones watched
 PROPOSE_SPAN_MS = 4000
+# A proposed vote window starts this long before its first hand: the first hand found lands 3.1-3.9 s after
+# the call on the tuning games (bench/RESULTS.md, "Session 4: shots"; 3 s left 5 windows' calls outside).
+PROPOSE_LEAD_MS = 4500
+# Raise gestures that aim: a shooting round's raises are finger-guns (a blurred or foreshortened gun reads as
+# "point"); hands going up to the masks at nightfall and at "Доброе утро" read as palm, fist or other.
+AIMED = ("gun", "point")
 
 
 class AnalyzeError(Exception):
@@ -131,6 +137,8 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
+# A whole sighting's hand was still for this long after it (the zone settles after two still frames at 25 fps)
+HOLD_MS = 80.0
 HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 
@@ -162,9 +170,13 @@ def _dedupe(obs: list[Any]) -> list[Any]:
 def _merge_raises(obs: list[Any]) -> list[Any]:
     """A raised hand crossing two overlapping raise zones is seen twice, and the lower sighting may be given
     to the neighbour whose head it passes over: sightings within a raise's duration and a hand's reach of
-    each other are one raise, owned and timed by the highest."""
+    each other are one raise, owned and timed by the highest of those that aim (noisy 607: a head-high "other"
+    in seat 8's zone, 0.8 hand lengths above seat 8's gun and 480 ms before it, took seat 8's shot)."""
     raises = sorted((o for o in obs if o.kind == "shot_raise" and o.box is not None), key=lambda o: o.t)
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
+    # A hand seen only in part counts only if it aimed: on the tuning games the partial sightings that were
+    # raises read gun or point, and the false ones palm, fist or other (heads, masks, hands coming down).
+    raises = [o for o in raises if not o.partial or o.gesture in AIMED]
 
     def apart(a: Any, b: Any) -> float:
         """How far apart two sightings are, in hand lengths (the size of ``a``'s box)."""
@@ -179,8 +191,11 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     def travelled(a: Any, b: Any) -> bool:
         # One hand can be at both places only if there was time to move between them: a raise is fast
         # but not instant (RAISE_SPEED hand lengths a second at most).
+        # A hand seen whole was still there for HOLD_MS after it (clean 620: seat 2's gun held 120 ms before
+        # seat 3's, 2.6 hand lengths away, is another hand).
         d = apart(a, b)
-        return d <= 1.0 or abs(a.t - b.t) >= 1000.0 * d / RAISE_SPEED
+        first = a if a.t <= b.t else b
+        return d <= 1.0 or abs(a.t - b.t) - (0.0 if first.partial else HOLD_MS) >= 1000.0 * d / RAISE_SPEED
 
     def two_held(a: Any, b: Any) -> bool:
         # Two whole sightings (each hand still when its zone's movement ended) more than a hand length
@@ -212,7 +227,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     for o in raises:
         for i, k in enumerate(kept):
             if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k):
-                if o.box[1] < k.box[1]:
+                if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]):
                     kept[i] = o
                 break
         else:
@@ -493,7 +508,7 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
             seats.add(downs[j].seat)
             j += 1
         if len(seats) >= PROPOSE_MIN_SEATS:
-            a, b = max(0, downs[i].t - 3000), min(duration, downs[j - 1].t + 6000)
+            a, b = max(0, downs[i].t - PROPOSE_LEAD_MS), min(duration, downs[j - 1].t + 6000)
             out.append(
                 ProposedWindow(
                     t=a,
@@ -515,6 +530,8 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
             else:
                 groups.append([r])
         for g in groups:
+            if not _shooting(g):
+                continue
             a, b = max(0, g[0].t - 16000), min(duration, g[-1].t + 16000)
             out.append(
                 ProposedWindow(
@@ -527,6 +544,13 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
                 )
             )
     return out
+
+
+def _shooting(raises: Sequence[ShotRaise]) -> bool:
+    """Raises that look like a shooting round: a finger-gun, or two seats aiming. Night masks going on and
+    off raise hands too (2-4 seats within a second, read as palm, fist, other, at most one "point"), and
+    without marks these proposed a round at every nightfall (clean 401, 405, 503)."""
+    return any(r.gesture == "gun" for r in raises) or len({r.seat for r in raises if r.gesture in AIMED}) >= 2
 
 
 def progress_printer(stream: Any = None, *, label: str = "analyse", unit: str = "stretches") -> Progress:

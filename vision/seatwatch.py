@@ -46,6 +46,13 @@ RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lif
 ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
 ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
 PASS_GAP_FRAMES = 2  # a raise zone's hand unseen for more active frames than this has left (another pass)
+# A hand that holds, found more than this many hand lengths lower than the hand seen just before it, is
+# another hand: the one before rose out of the zone (clean 619: seat 9's gun crossing the top of seat 10's
+# zone, then seat 10's own gun rising from 2.1 hand lengths lower, two frames later).
+RAISE_JUMP = 1.0
+# A pass whose hand was highest when first seen and then went this many hand lengths lower is a hand coming
+# down, not a raise (clean 620: seat 3's gun lowered through seat 1's zone, 0.4 hand lengths down).
+LOWERING = 0.25
 # A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
 # the tuning games; the head-and-mask false hands 0.31-0.40).
 RAISE_MIN_SIDE = 0.42
@@ -542,22 +549,45 @@ class ZoneWatcher:
                 passes.append([])
             passes[-1].append((t, h))
             last_no = no
-        best: dict[int, tuple[int, HandSeen, bool]] = {}
+        if now is not None and passes and passes[-1][-1][1] is now:
+            cut = _last_drop(passes[-1], RAISE_JUMP * self.finder.hand_size(now.owner))
+            if cut:
+                passes[-1:] = [passes[-1][:cut], passes[-1][cut:]]
+        # Per owner, the highest hand that holds here and the highest that passed through (the merge of the
+        # zones' sightings decides which hand the one passing through was).
+        best: dict[tuple[int, bool], tuple[int, HandSeen, bool]] = {}
         for i, seen in enumerate(passes):
             top = min(h.top_y for _, h in seen)
             t_peak, peak = next((t, h) for t, h in seen if h.top_y <= top + TOP_TOLERANCE_PX)
             holds = now is not None and i == len(passes) - 1 and seen[-1][1] is now
+            lowering = LOWERING * self.finder.hand_size(peak.owner)
+            if not holds and peak is seen[0][1] and _lowered(seen, lowering):
+                continue  # a hand coming down
             if holds and now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
                 # The hand holds at the top: the peak is where it came to rest.
                 t_peak, peak = still_from, now
-            old = best.get(peak.owner)
+            old = best.get((peak.owner, holds))
             if old is None or peak.top_y < old[1].top_y or (holds and peak.top_y <= old[1].top_y + 1):
-                best[peak.owner] = (t_peak, peak, holds)
+                best[(peak.owner, holds)] = (t_peak, peak, holds)
         out: list[Observation] = []
         for t_peak, peak, holds in best.values():
             obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
             out.append(dataclasses.replace(obs, partial=not holds))
         return out
+
+
+def _last_drop(seen: list[tuple[int, HandSeen]], drop_px: float) -> int:
+    """Where in a pass a hand was last found more than ``drop_px`` lower than the one before it (0: nowhere);
+    a rising hand is never found lower than it was."""
+    for k in range(len(seen) - 1, 0, -1):
+        if seen[k][1].top_y - seen[k - 1][1].top_y > drop_px:
+            return k
+    return 0
+
+
+def _lowered(seen: list[tuple[int, HandSeen]], drop_px: float) -> bool:
+    """The pass's hand ended more than ``drop_px`` lower than it was first seen."""
+    return seen[-1][1].top_y - seen[0][1].top_y > drop_px
 
 
 def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:

@@ -37,3 +37,33 @@ def test_votes_in_two_windows_give_two_proposals() -> None:
 def test_raised_hands_propose_a_shooting_round() -> None:
     props = windows([raise_(2, 100_000), raise_(6, 101_000)])
     assert [(k, a <= 100_000, b >= 101_000) for k, a, b in props] == [("shooting", True, True)]
+
+
+def raised(seat: int, t: int, gesture: str) -> ShotRaise:
+    return ShotRaise(t=t, src="vision", seat=seat, gesture=gesture, conf=0.9)
+
+
+def test_a_vote_window_starts_early_enough_for_the_call_before_a_slow_first_hand() -> None:
+    # Tuning games: the first hand found lands 3.1-3.9 s after the call; the window must still hold the call.
+    call = 50_000
+    ((kind, a, _),) = windows([down(3, call + 3900), down(7, call + 4300)])
+    assert kind == "vote" and a <= call
+
+
+def test_hands_going_to_the_masks_propose_no_shooting_round() -> None:
+    # Clean 401 without marks: nightfall's masks read as raises of seats 7, 9, 2 and 8 (one of them "point").
+    masks = [raised(7, 1600, "other"), raised(9, 1920, "fist"), raised(7, 4200, "other")]
+    masks += [raised(2, 10_840, "other"), raised(8, 10_840, "point"), raised(5, 11_000, "palm")]
+    assert windows(masks) == []
+
+
+def test_a_round_of_guns_after_the_masks_is_still_proposed() -> None:
+    masks = [raised(7, 55_080, "other"), raised(9, 55_400, "palm")]
+    props = windows([*masks, raised(7, 62_440, "gun"), raised(5, 62_600, "gun")])
+    assert [(k, a <= 62_440, b >= 62_600) for k, a, b in props] == [("shooting", True, True)]
+
+
+def test_two_seats_pointing_are_a_shooting_round_one_is_not() -> None:
+    # Guns seen blurred or end-on read as "point" (clean 510 seat 9, 503 seat 9).
+    assert [k for k, *_ in windows([raised(8, 99_000, "point"), raised(9, 99_200, "point")])] == ["shooting"]
+    assert windows([raised(8, 10_600, "point")]) == []

@@ -59,8 +59,10 @@ def test_one_held_hand_seen_whole_through_two_zones_is_one_raise() -> None:
 def test_a_sighting_near_a_raise_that_no_hand_could_travel_to_in_time_is_another_raise() -> None:
     """Noisy game 501: seat 7's gun, seen in part through the denoise filter, 2.4 hand lengths (of seat 8's
     box) and 40 ms from seat 8's held gun. One hand cannot be at both places, so neither hides the other;
-    two such sightings in part half a second apart could be one hand, owned by the higher."""
-    seven = Observation("shot_raise", 7, 7, 69360, 0.78, "other", (1150.0, 269.0, 1169.0, 300.0), True)
+    two such sightings in part half a second apart could be one hand, owned by the higher. (The game's
+    sighting read "other"; here it reads "gun", since a partial sighting that does not aim is dropped since
+    0.29b: see the test of hands seen in part below.)"""
+    seven = Observation("shot_raise", 7, 7, 69360, 0.78, "gun", (1150.0, 269.0, 1169.0, 300.0), True)
     eight = Observation("shot_raise", 8, 8, 69400, 0.9, "point", (1216.0, 344.0, 1239.0, 388.0), False)
     assert sorted(o.seat for o in _dedupe([seven, eight])) == [7, 8]
     earlier, in_part = dataclasses.replace(seven, t=68900), dataclasses.replace(eight, partial=True)
@@ -88,3 +90,33 @@ def test_a_sighting_in_part_two_zones_away_from_a_raise_is_another_raise() -> No
     assert sorted(o.seat for o in _dedupe([two, four])) == [2, 4]
     from_three = dataclasses.replace(two, seat=3, zone_seat=3)
     assert [o.seat for o in _dedupe([from_three, four])] == [4]
+
+
+def test_a_hand_seen_in_part_counts_only_if_it_aims() -> None:
+    """Clean 613: a one-frame "fist" seen in part in seat 3's raise zone, 1.9 s before seat 1's shot, was a
+    false raise; on the noisy tuning games every sighting in part that was a raise read gun or point, and
+    the false ones (peeking heads, masks) palm, fist or other."""
+    fist = Observation("shot_raise", 3, 3, 101880, 0.64, "fist", (700.6, 334.7, 744.0, 376.0), True)
+    assert _dedupe([fist]) == []
+    for gesture in ("gun", "point"):
+        assert [o.seat for o in _dedupe([dataclasses.replace(fist, gesture=gesture)])] == [3]
+    assert [o.seat for o in _dedupe([dataclasses.replace(fist, partial=False)])] == [3]  # held: a raise
+
+
+def test_a_lower_gun_held_just_before_a_higher_one_is_another_hand() -> None:
+    """Clean 620: seat 2's gun held at 101.60 s, seat 3's 2.6 hand lengths higher at 101.72 s. A hand seen
+    whole was still for two frames after it; the 40 ms left could not carry it 2.6 hand lengths, so these are
+    two raises. (Noisy 503's hand seen still 320 ms before its peak is still one raise: the test above.)"""
+    two = Observation("shot_raise", 2, 2, 101600, 0.96, "gun", (636.0, 498.0, 677.0, 544.0), False)
+    three = Observation("shot_raise", 3, 3, 101720, 0.96, "gun", (656.0, 383.0, 691.0, 423.0), False)
+    assert sorted((o.seat, o.t) for o in _dedupe([two, three])) == [(2, 101600), (3, 101720)]
+
+
+def test_of_two_sightings_of_one_place_the_one_that_aims_is_the_raise() -> None:
+    """Noisy 607: an "other" seen still in seat 8's raise zone (given to seat 7), 480 ms before seat 8's gun
+    and 0.8 hand lengths above it, was kept as the higher sighting, and seat 8's shot was lost."""
+    other = Observation("shot_raise", 7, 8, 101920, 0.64, "other", (1170.9, 328.1, 1219.8, 372.9), False)
+    gun = Observation("shot_raise", 8, 8, 102400, 0.56, "point", (1208.3, 344.3, 1239.1, 384.5), False)
+    assert [(o.seat, o.t) for o in _dedupe([other, gun])] == [(8, 102400)]
+    # Both aiming: the higher one, as before.
+    assert [(o.seat, o.t) for o in _dedupe([dataclasses.replace(other, gesture="gun"), gun])] == [(7, 101920)]

@@ -119,3 +119,41 @@ def test_a_raise_on_noisy_video_is_looked_for_again_denoised(
             f[top : top + 30, 130:160] = 210.0 + np.random.default_rng(i).normal(0.0, 12.0, (30, 30, 3))
         kinds.extend(o.kind for o in w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40))
     assert kinds.count("shot_raise") == raises
+
+
+def _observe(hands_per_frame: list[list[tuple[int, int, int]]]) -> list[seatwatch.Observation]:
+    finder = ListedFinder(hands_per_frame)
+    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    out = []
+    for i, hands in enumerate(hands_per_frame):
+        finder.i = i
+        f = np.full((300, 300, 3), 40, np.uint8)
+        for x, top, side in hands:
+            f[top : top + side, x : x + side] = 230
+        out.extend(w.feed(f, i * 40))
+    return out
+
+
+def test_a_hand_rising_after_another_crossed_the_zone_top_is_its_own_raise() -> None:
+    """Clean 619: seat 9's gun crossed the top of seat 10's raise zone on its way up, and two frames later
+    seat 10's own gun rose into the zone from 2.1 hand lengths lower and held. Both were one "pass", whose
+    peak was seat 9's hand: seat 10's raise was reported at seat 9's place, merged into seat 9's, and lost."""
+    empty: list[tuple[int, int, int]] = []
+    crossing = [[(120, 122, 20)], [(122, 104, 20)], empty]
+    rising = [[(150, 166, 20)], [(152, 152, 20)], [(154, 140, 20)]] + [[(155, 132, 20)]] * 8
+    obs = [o for o in _observe([empty] * 3 + crossing + rising) if o.kind == "shot_raise"]
+    held = [o for o in obs if not o.partial]
+    assert len(held) == 1 and held[0].box is not None and held[0].box[1] == 132.0
+    assert all(o.box is not None and o.box[1] == 104.0 for o in obs if o.partial)
+
+
+def test_a_hand_coming_down_through_the_zone_is_no_raise() -> None:
+    """Clean 620: seat 3's gun, lowered after its shot, passed down through seat 1's raise zone and was
+    reported as seat 1 raising (seen in part, highest when first seen). A hand rising out of the zone's top
+    is still a raise seen in part."""
+    empty: list[tuple[int, int, int]] = []
+    down = [[(130, 110 + 8 * k, 20)] for k in range(5)]
+    assert _observe([empty] * 3 + down + [empty] * 6) == []
+    up = [[(130, 150 - 12 * k, 20)] for k in range(5)]
+    (raised,) = _observe([empty] * 3 + up + [empty] * 6)
+    assert raised.kind == "shot_raise" and raised.partial
