@@ -217,7 +217,7 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
-        lying = [h for h in arrivals if self._lay_there(h.box, frame)]
+        lying = [h for h in arrivals if self._lay_there(h.box, frame) or self._on_unseen(h.box)]
         if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
             st.resting = st.resting + lying
             arrivals = [h for h in arrivals if not any(h is x for x in lying)]
@@ -251,7 +251,7 @@ class ZoneWatcher:
         if found is None:
             return []
         box, cloth, part = found
-        if self._back_to_start(box, frame):
+        if self._back_to_start(box, frame) or self._on_unseen(box):
             return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
         # the zone's edge), is no unreadable landing.
@@ -272,6 +272,14 @@ class ZoneWatcher:
 
     def _noisy(self) -> bool:
         return self.noise is not None and self.noise.noisy
+
+    def _on_unseen(self, box: Box) -> bool:
+        """Noisy video: ``box`` overlaps an unreadable landing still in the zone, so what is found there is
+        that hand (read now, or shifting), not a new landing."""
+        return any(
+            part is not None and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+            for b, _, _, part in self.state.unseen
+        )
 
     def _grey_blob(
         self, frame: npt.NDArray[np.uint8]
@@ -435,7 +443,7 @@ class ZoneWatcher:
                 matched_before.add(j)
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
-        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame)]
+        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame) and not self._on_unseen(h.box)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)

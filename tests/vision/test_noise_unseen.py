@@ -124,3 +124,33 @@ def test_a_small_shift_is_no_unreadable_landing() -> None:
             f[150 : 150 + side, 150 : 150 + side] = (200, 150, 120)
         obs.extend(w.feed(f, i * 40))
     assert obs == []
+
+
+class LateReader(OneZoneFinder):
+    """The landmarker reads the fist resting at x 150 as a palm, once the test sets ``reading``."""
+
+    def __init__(self) -> None:
+        self.reading = False
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        if not self.reading or not (frame[150, 160] == INSIDE).all():
+            return []
+        pts = np.zeros((21, 3), np.float32)
+        return [HandSeen(3, "palm", 0.7, 0.7, (150.0, 140.0, 173.0, 163.0), (161.5, 151.5), 140.0, 1.0, pts)]
+
+
+def test_an_unreadable_landing_read_later_is_no_second_landing() -> None:
+    # The fist lands unread; later something moves elsewhere in the zone (a neighbour's cuff) and the
+    # landmarker now reads the fist as a palm. Failed before this rule: the palm was a second landing (noisy
+    # game 612, seat 5, 0.8 s after its vote).
+    finder = LateReader()
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NOISY
+    obs: list[Observation] = []
+    for i, x in enumerate(ARRIVES + [150] * 20):
+        f = _frame(x, edge=False)
+        if len(ARRIVES) <= i < len(ARRIVES) + 3:
+            finder.reading = True
+            f[105:115, 105 + 5 * (i - len(ARRIVES)) : 125 + 5 * (i - len(ARRIVES))] = (200, 200, 200)
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", STILL_T, "other")]
