@@ -53,6 +53,7 @@ UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
 UNCOVERED_GONE = 0.5  # noisy video: an unreadable landing has left when this share of its part is cloth again
+FLICKER_MS = 40  # a movement this short (two changed frames at 25 fps) is a flicker (see _ZoneState.pending)
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
 ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
 ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
@@ -102,6 +103,9 @@ class _ZoneState:
     static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
+    # noisy video: a look for a missed arrival that a new movement interrupted (when the picture became still,
+    # and the picture before the movement), resumed if that movement was only a flicker
+    pending: tuple[int, npt.NDArray[np.uint8]] | None = None
 
 
 class ZoneWatcher:
@@ -175,6 +179,8 @@ class ZoneWatcher:
             else:
                 st.static = hands
         if changed >= self.active_px:
+            if st.active_since is None:
+                st.pending = (st.recheck_t, self._still) if st.recheck and self._still is not None else None
             st.recheck = 0
             if st.active_since is None:
                 st.active_since = t
@@ -468,6 +474,11 @@ class ZoneWatcher:
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
+            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS:
+                # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
+                # short: look on, from when the picture first became still (noisy game 605, seat 4).
+                st.recheck_t, self._still = st.pending
+        st.pending = None
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end

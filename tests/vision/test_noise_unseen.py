@@ -154,3 +154,18 @@ def test_an_unreadable_landing_read_later_is_no_second_landing() -> None:
             f[105:115, 105 + 5 * (i - len(ARRIVES)) : 125 + 5 * (i - len(ARRIVES))] = (200, 200, 200)
         obs.extend(w.feed(f, i * 40))
     assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", STILL_T, "other")]
+
+
+def test_a_flicker_does_not_cut_short_the_look_for_an_unreadable_landing() -> None:
+    # While the watcher looks again for the arrival it missed at the settle, one frame flickers in a corner
+    # of the zone. Failed before this rule: the flicker began a new movement whose "before" picture already
+    # held the fist, so the look ended with nothing (noisy game 605, seat 4 at 66.36 s).
+    w = ZoneWatcher(EdgeFinder(edge=False), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NOISY
+    obs: list[Observation] = []
+    for i, x in enumerate(ARRIVES):
+        f = _frame(x, edge=False)
+        if i == 20:
+            f[102:112, 102:112] = (220, 220, 220)
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", STILL_T, "other")]
