@@ -253,7 +253,9 @@ class ZoneWatcher:
             return []
         if st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS:
             return []  # the hand coming back to rest after its lift (a vote is a fist the landmarker reads)
-        found = self._covered(frame) if self._noisy() else self._grey_blob(frame)
+        # Noisy video: by colour first; the grey rule still finds what it found before (a near-side thumb seen
+        # from above covers less than the colour rule's minimum; noisy game 501, seat 10).
+        found = (self._covered(frame) if self._noisy() else None) or self._grey_blob(frame)
         if found is None:
             return []
         box, cloth, part = found

@@ -169,3 +169,21 @@ def test_a_flicker_does_not_cut_short_the_look_for_an_unreadable_landing() -> No
             f[102:112, 102:112] = (220, 220, 220)
         obs.extend(w.feed(f, i * 40))
     assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", STILL_T, "other")]
+
+
+def test_a_landing_the_grey_rule_finds_is_still_found_on_noisy_video() -> None:
+    # A small, plain hand (11 px square against 30 px hands: 0.134 of a hand's area) with a grey difference
+    # all over: the grey rule of clean video (and of 0.28) finds it; the colour rule alone, with its larger
+    # minimum, does not (noisy game 501, seat 10: a near-side thumb seen from above, its sleeve cloth-dark).
+    obs: dict[str, list[Observation]] = {}
+    for name, level in (("noisy", NOISY), ("clean", CLEAN)):
+        w = ZoneWatcher(EdgeFinder(edge=False), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+        w.noise = level
+        obs[name] = []
+        for i, x in enumerate(ARRIVES):
+            f = _frame(None, edge=False)
+            if x is not None:
+                f[140:151, x : x + 11] = (140, 100, 80)
+            obs[name].extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t, o.conf) for o in obs["noisy"]] == [("hand_down", STILL_T, UNSEEN_CONF)]
+    assert [(o.kind, o.t) for o in obs["noisy"]] == [(o.kind, o.t) for o in obs["clean"]]
