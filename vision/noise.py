@@ -114,8 +114,9 @@ def denoised(frame: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> np
 # differ in colour both from the picture before the movement and from the cloth. The grey difference used on
 # clean video splits a small hand seen from behind (39-44 px on the far side) into pieces below a hand's area
 # on the noisy picture: skin on green cloth differs by about 40 grey levels but by 100-150 in RGB.
-# Its minimum area (in the seat's hand length squared) for an unreadable landing: true landings covered
-# 0.20-0.54 on the noisy tuning games, small shifts of a resting hand 0.11-0.13.
+# Its minimum area (in the seat's hand length squared) for an unreadable landing: the missed landings of the
+# noisy tuning games covered 0.20-0.54, small shifts 0.11-0.14 (a hand coming back to rest after a lift,
+# 0.14-0.24, is told apart by that lift: seatwatch.RETURN_MS).
 NOISY_UNSEEN_MIN_AREA = 0.16
 COVER_BLUR = 3  # box blur (px) of both pictures before the colour comparison: the sensor noise, not the hand
 
