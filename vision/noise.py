@@ -108,3 +108,69 @@ def denoised(frame: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> np
         region, None, NLM_STRENGTH, NLM_STRENGTH, NLM_TEMPLATE, NLM_SEARCH
     )
     return out
+
+
+# A hand landing on noisy video that the landmarker never reads is found by its colour: the pixels that now
+# differ in colour both from the picture before the movement and from the cloth. The grey difference used on
+# clean video splits a small hand seen from behind (39-44 px on the far side) into pieces below a hand's area
+# on the noisy picture: skin on green cloth differs by about 40 grey levels but by 100-150 in RGB.
+# Its minimum area (in the seat's hand length squared) for an unreadable landing: the missed landings of the
+# noisy tuning games covered 0.20-0.54, small shifts 0.11-0.14 (a hand coming back to rest after a lift,
+# 0.14-0.24, is told apart by that lift: seatwatch.RETURN_MS).
+NOISY_UNSEEN_MIN_AREA = 0.16
+COVER_BLUR = 3  # box blur (px) of both pictures before the colour comparison: the sensor noise, not the hand
+
+
+@dataclass(frozen=True)
+class Covered:
+    """The largest connected part of a zone that something not cloth-coloured came to cover.
+
+    ``mask`` is the zone's rectangle (H×W bool, True on the part), ``box`` = (x0, y0, x1, y1) in the zone
+    rectangle's pixels (x1, y1 exclusive), ``area`` the part's pixel count."""
+
+    mask: npt.NDArray[np.bool_]
+    box: tuple[int, int, int, int]
+    area: int
+
+    def __post_init__(self) -> None:
+        if self.mask.ndim != 2 or self.mask.dtype != np.bool_:
+            raise ValueError(f"need an H×W bool mask, got {self.mask.dtype} of shape {self.mask.shape}")
+        if self.area != int(self.mask.sum()):
+            raise ValueError(f"area {self.area} is not the mask's {int(self.mask.sum())} pixels")
+
+
+def covered(
+    before: npt.NDArray[np.uint8],
+    now: npt.NDArray[np.uint8],
+    zone: npt.NDArray[np.bool_],
+    cloth: npt.NDArray[np.float32],
+    dist: float,
+) -> Covered | None:
+    """The largest part of ``zone`` (H×W bool) where ``now`` (H×W×3 RGB) differs by more than ``dist`` (RGB
+    distance, after a small blur) both from ``before`` (same shape) and from the cloth's colour ``cloth``,
+    or None when there is none. A hand arriving covers the cloth; a hand leaving uncovers it (its place is
+    cloth-coloured now) and a hand moving over another hand changes little in colour, so neither counts."""
+    if before.shape != now.shape or now.ndim != 3 or now.shape[:2] != zone.shape:
+        raise ValueError(f"pictures {before.shape}, {now.shape} and zone {zone.shape} do not match")
+    k = (COVER_BLUR, COVER_BLUR)
+    b = cv2.blur(np.ascontiguousarray(before), k).astype(np.float32)
+    n = cv2.blur(np.ascontiguousarray(now), k).astype(np.float32)
+    cloth = np.asarray(cloth, np.float32).reshape(1, 1, 3)
+    hit = (np.linalg.norm(n - b, axis=2) > dist) & (np.linalg.norm(n - cloth, axis=2) > dist) & zone
+    hit8 = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(hit8, connectivity=8)
+    if count <= 1:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    return Covered(labels == i, (x, y, x + w, y + h), int(stats[i, cv2.CC_STAT_AREA]))
+
+
+def uncovered_share(
+    part: npt.NDArray[np.bool_], now: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32], dist: float
+) -> float:
+    """The share of ``part`` (H×W bool, not empty) where ``now`` (H×W×3 RGB) shows the cloth again."""
+    if not part.any():
+        raise ValueError("empty part")
+    n = cv2.blur(np.ascontiguousarray(now), (COVER_BLUR, COVER_BLUR)).astype(np.float32)[part]
+    return float(np.mean(np.linalg.norm(n - np.asarray(cloth, np.float32).reshape(1, 3), axis=1) <= dist))

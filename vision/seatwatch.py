@@ -26,7 +26,17 @@ import numpy as np
 import numpy.typing as npt
 
 from vision.handfinder import HandFinder, HandSeen, _padded_box
-from vision.noise import NoiseLevel, denoised, lay_there, measure, settle_frames, start_shapes_trusted
+from vision.noise import (
+    NOISY_UNSEEN_MIN_AREA,
+    NoiseLevel,
+    covered,
+    denoised,
+    lay_there,
+    measure,
+    settle_frames,
+    start_shapes_trusted,
+    uncovered_share,
+)
 
 PIXEL_DELTA = 14  # grey levels (after a 3×3 blur) that count as a change, above compression noise
 ACTIVE_SHARE = 0.004  # share of the zone's pixels that must change for the zone to be active
@@ -42,6 +52,8 @@ VOTING_SHAPES = ("thumb_up", "fist")
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
+UNCOVERED_GONE = 0.5  # noisy video: an unreadable landing has left when this share of its part is cloth again
+FLICKER_MS = 40  # a movement this short (two changed frames at 25 fps) is a flicker (see _ZoneState.pending)
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
 ARM_BEFORE_MS = 1000  # the picture an arriving hand's arm is compared against: this long before the movement
 ARM_STEP, ARM_PAST = 4, 12  # frames kept for it: every 4th, the last 12 (about two seconds at 25 fps)
@@ -88,13 +100,19 @@ class _ZoneState:
     quiet: int = 0
     trail: list[tuple[int, HandSeen]] = field(default_factory=list)  # raise zones: hands per active frame
     raised: HandSeen | None = None  # raise zones: a hand holding at the top after its peak was reported
-    # unreadable landings: where, the cloth's colour there, whose arm brought it
-    unseen: list[tuple[Box, npt.NDArray[np.float32], int]] = field(default_factory=list)
+    # unreadable landings: where, the cloth's colour there, whose arm brought it, and on noisy video the part
+    # of the zone it covers (the zone rectangle's mask)
+    unseen: list[tuple[Box, npt.NDArray[np.float32], int, npt.NDArray[np.bool_] | None]] = field(
+        default_factory=list
+    )
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     last_up: int | None = None  # when a hand last left the zone
     static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
+    # noisy video: a look for a missed arrival that a new movement interrupted (when the picture became still,
+    # and the picture before the movement), resumed if that movement was only a flicker
+    pending: tuple[int, npt.NDArray[np.uint8]] | None = None
 
 
 class ZoneWatcher:
@@ -168,6 +186,8 @@ class ZoneWatcher:
             else:
                 st.static = hands
         if changed >= self.active_px:
+            if st.active_since is None:
+                st.pending = (st.recheck_t, self._still) if st.recheck and self._still is not None else None
             st.recheck = 0
             if st.active_since is None:
                 st.active_since = t
@@ -210,7 +230,7 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
-        lying = [h for h in arrivals if self._lay_there(h.box, frame)]
+        lying = [h for h in arrivals if self._lay_there(h.box, frame) or self._on_unseen(h.box)]
         if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
             st.resting = st.resting + lying
             arrivals = [h for h in arrivals if not any(h is x for x in lying)]
@@ -240,44 +260,89 @@ class ZoneWatcher:
             return []
         if st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS:
             return []  # the hand coming back to rest after its lift (a vote is a fist the landmarker reads)
-        before, after = self._grey(self._still), self._grey(frame)
-        changed = ((cv2.absdiff(before, after) > 2 * PIXEL_DELTA) & self.mask).astype(np.uint8)
-        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
-        if n <= 1:
+        # Noisy video: by colour first; the grey rule still finds what it found before (a near-side thumb seen
+        # from above covers less than the colour rule's minimum; noisy game 501, seat 10).
+        found = (self._covered(frame) if self._noisy() else None) or self._grey_blob(frame)
+        if found is None:
             return []
-        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-        area = int(stats[k, cv2.CC_STAT_AREA])
-        hand = self.finder.hand_size(self.seat)
-        if not UNSEEN_MIN_AREA * hand * hand <= area <= UNSEEN_MAX_AREA * hand * hand:
-            return []
-        blob = labels == k
-        table = self.mask & ~blob
-        if not table.any():
-            return []
-        x0, y0, x1, y1 = self.rect
-        now_rgb = frame[y0:y1, x0:x1].astype(np.float32)
-        cloth = np.median(self._still[y0:y1, x0:x1][table].astype(np.float32), axis=0)
-        # An arrival covers the cloth with something else; a departure uncovers the cloth.
-        if float(np.linalg.norm(now_rgb[blob].mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST:
-            return []
-        bx, by, bw, bh = (int(v) for v in stats[k, :4])
-        box = (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh))
-        if self._back_to_start(box, frame):
+        box, cloth, part = found
+        if self._back_to_start(box, frame) or self._on_unseen(box):
             return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
         # the zone's edge), is no unreadable landing.
         for h in self.finder.find(frame, self.seat, self.zone):
-            if h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]:
+            # On noisy video a hand whose place looks as it did before the movement lay there (a rest hand
+            # at the zone's edge beside the landing): it is not what came.
+            overlaps = h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]
+            if overlaps and not (self._noisy() and self._unchanged(h.box, self._grey(frame))):
                 return []
         # Whose arm brought it: a neighbour reaching into the zone is the neighbour's (see _attribute).
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         none = np.zeros((21, 3), np.float32)
         blob_hand = HandSeen(self.seat, "other", UNSEEN_CONF, UNSEEN_CONF, box, centre, box[1], 1.0, none)
         owner = self._attribute(blob_hand, frame).owner
-        self.state.unseen.append((box, cloth, owner))
+        self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _noisy(self) -> bool:
+        return self.noise is not None and self.noise.noisy
+
+    def _on_unseen(self, box: Box) -> bool:
+        """Noisy video: ``box`` overlaps an unreadable landing still in the zone, so what is found there is
+        that hand (read now, or shifting), not a new landing."""
+        return any(
+            part is not None and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
+            for b, _, _, part in self.state.unseen
+        )
+
+    def _grey_blob(
+        self, frame: npt.NDArray[np.uint8]
+    ) -> tuple[Box, npt.NDArray[np.float32], npt.NDArray[np.bool_] | None] | None:
+        """The largest part of the zone whose grey level changed since before the movement, if it is
+        hand-sized and not cloth-coloured now: its box, and the cloth's colour."""
+        assert self._still is not None
+        before, after = self._grey(self._still), self._grey(frame)
+        changed = ((cv2.absdiff(before, after) > 2 * PIXEL_DELTA) & self.mask).astype(np.uint8)
+        changed = cv2.morphologyEx(changed, cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+        n, labels, stats, _ = cv2.connectedComponentsWithStats(changed, connectivity=8)
+        if n <= 1:
+            return None
+        k = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+        area = int(stats[k, cv2.CC_STAT_AREA])
+        hand = self.finder.hand_size(self.seat)
+        if not UNSEEN_MIN_AREA * hand * hand <= area <= UNSEEN_MAX_AREA * hand * hand:
+            return None
+        blob = labels == k
+        table = self.mask & ~blob
+        if not table.any():
+            return None
+        x0, y0, x1, y1 = self.rect
+        now_rgb = frame[y0:y1, x0:x1].astype(np.float32)
+        cloth = np.median(self._still[y0:y1, x0:x1][table].astype(np.float32), axis=0)
+        # An arrival covers the cloth with something else; a departure uncovers the cloth.
+        if float(np.linalg.norm(now_rgb[blob].mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST:
+            return None
+        bx, by, bw, bh = (int(v) for v in stats[k, :4])
+        return (float(x0 + bx), float(y0 + by), float(x0 + bx + bw), float(y0 + by + bh)), cloth, None
+
+    def _covered(
+        self, frame: npt.NDArray[np.uint8]
+    ) -> tuple[Box, npt.NDArray[np.float32], npt.NDArray[np.bool_] | None] | None:
+        """Noisy video: the largest part of the zone something not cloth-coloured came to cover since before
+        the movement (:func:`vision.noise.covered`), if it is hand-sized: its box, the cloth's colour and the
+        part itself (the zone rectangle's mask), to see it leave."""
+        assert self._still is not None
+        x0, y0, x1, y1 = self.rect
+        before = self._still[y0:y1, x0:x1]
+        cloth = np.median(before[self.mask].astype(np.float32), axis=0)
+        part = covered(before, frame[y0:y1, x0:x1], self.mask, cloth, UNSEEN_CLOTH_DIST)
+        hand = self.finder.hand_size(self.seat)
+        lo, hi = NOISY_UNSEEN_MIN_AREA * hand * hand, UNSEEN_MAX_AREA * hand * hand
+        if part is None or not lo <= part.area <= hi:
+            return None
+        bx0, by0, bx1, by1 = part.box
+        return (float(x0 + bx0), float(y0 + by0), float(x0 + bx1), float(y0 + by1)), cloth, part.mask
 
     def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
         """The place looks as it did when the stretch began, and something lay there then (not the bare
@@ -315,13 +380,21 @@ class ZoneWatcher:
         """An unreadable landing is gone when its place shows the cloth again."""
         out: list[Observation] = []
         keep = []
-        for box, cloth, owner in self.state.unseen:
-            x0, y0, x1, y1 = (round(v) for v in box)
-            region = frame[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)].reshape(-1, 3).astype(np.float32)
-            if float(np.linalg.norm(region.mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST:
+        for box, cloth, owner, part in self.state.unseen:
+            if part is not None:
+                # Noisy video: half the part it covered shows the cloth again (the box's mean colour would
+                # also hold the rest hand beside it).
+                rx0, ry0, rx1, ry1 = self.rect
+                share = uncovered_share(part, frame[ry0:ry1, rx0:rx1], cloth, UNSEEN_CLOTH_DIST)
+                gone = share >= UNCOVERED_GONE
+            else:
+                x0, y0, x1, y1 = (round(v) for v in box)
+                region = frame[y0 : max(y0 + 1, y1), x0 : max(x0 + 1, x1)].reshape(-1, 3).astype(np.float32)
+                gone = float(np.linalg.norm(region.mean(axis=0) - cloth)) < UNSEEN_CLOTH_DIST
+            if gone:
                 out.append(Observation("hand_up", owner, self.seat, started, UNSEEN_CONF))
             else:
-                keep.append((box, cloth, owner))
+                keep.append((box, cloth, owner, part))
         self.state.unseen = keep
         return out
 
@@ -385,7 +458,7 @@ class ZoneWatcher:
                 matched_before.add(j)
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
-        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame)]
+        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame) and not self._on_unseen(h.box)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -410,6 +483,11 @@ class ZoneWatcher:
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
+            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS:
+                # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
+                # short: look on, from when the picture first became still (noisy game 605, seat 4).
+                st.recheck_t, self._still = st.pending
+        st.pending = None
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
