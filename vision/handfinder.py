@@ -18,9 +18,8 @@ import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
 from vision.armpath import arm_pixels
-from vision.crops import crop_around, crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
+from vision.crops import crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
-from vision.handtrack import HandPath, follow_back, home_seat
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
 
@@ -42,9 +41,6 @@ SLEEVE_MIN_AREA = 0.25
 # another look at a hand the palm detector missed (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Off
 # by default: every empty zone crop pays for it.
 RETRY_TURNS: tuple[float, ...] = ()
-# A crop around a travelling hand can hold its owner's other hand and a neighbour's as well: with two hands at
-# most, the landmarker dropped the small fist itself (seed 602).
-PATH_HANDS = 4
 
 
 @dataclass(frozen=True)
@@ -121,8 +117,6 @@ class HandFinder:
         self.calls = 0
         self.last_arm_angles: dict[int, float] = {}
         self.last_sleeve_dist: dict[int, float] = {}
-        self.last_path: HandPath | None = None
-        self._path_tracker: HandTracker | None = None  # for hands_near: up to PATH_HANDS hands in a crop
         self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
         self._heads = {
             s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
@@ -136,9 +130,6 @@ class HandFinder:
     def close(self) -> None:
         if self._own:
             self.tracker.close()
-        if self._path_tracker is not None:
-            self._path_tracker.close()
-            self._path_tracker = None
 
     def __enter__(self) -> HandFinder:
         return self
@@ -311,35 +302,6 @@ class HandFinder:
         if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= SLEEVE_RATIO * others[best]:
             return best
         return None
-
-    def hands_near(
-        self, frame: npt.NDArray[np.uint8], centre: tuple[float, float], side: float
-    ) -> npt.NDArray[np.float64]:
-        """The (N, 2) centres of the hands the landmarker finds in the square of ``side`` at ``centre``."""
-        if self._path_tracker is None:
-            self._path_tracker = HandTracker(mode="image", num_hands=PATH_HANDS)
-        spec = crop_around(frame.shape, centre, side)
-        hands, calls = detect_in_crops_counted(self._path_tracker, frame, [spec])
-        self.calls += calls
-        if not len(hands):
-            return np.zeros((0, 2), np.float64)
-        out: npt.NDArray[np.float64] = hands.points[:, :, :2].mean(axis=1).astype(np.float64)
-        return out
-
-    def track_owner(
-        self, frames: list[tuple[int, npt.NDArray[np.uint8]]], hand: HandSeen, zone_seat: int
-    ) -> int | None:
-        """Whose place the hand came from (:mod:`vision.handtrack`): ``frames`` are the landing frame, then
-        earlier ones, latest first. None when the path does not say."""
-        size = self.hand_size(zone_seat)
-        path = follow_back(frames, hand.centre, size, self.hands_near)
-        self.last_path = path
-        if path is None:
-            return None
-        homes = {
-            s: (self._polys[(s, "table_zone")].mean(axis=0), self._anchors[s]) for s in self._near(zone_seat)
-        }
-        return home_seat(path, homes, size)
 
     def arm_owner(
         self,

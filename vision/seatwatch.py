@@ -574,12 +574,6 @@ class ZoneWatcher:
         picture before is taken ARM_BEFORE_MS before the zone saw the movement: a neighbour's arm is
         already on its way across before its hand enters the zone, and only the whole path (and its sleeve)
         tells whose it is."""
-        # First the hand's own path: followed back to the place it came from (vision.handtrack).
-        frames = [(-1, frame)] + [(pt, f) for pt, f in reversed(self._past) if f is not frame]
-        follow = getattr(self.finder, "track_owner", None)  # stand-in finders in tests may have no landmarker
-        tracked = follow(frames, hand, self.seat) if follow is not None else None
-        if tracked is not None:
-            return hand if tracked == hand.owner else dataclasses.replace(hand, owner=tracked)
         before = self._arm_before if self._arm_before is not None else self._still
         assert before is not None
         arm = self.finder.arm_owner(before, frame, hand, self.seat, self._first)
