@@ -139,19 +139,13 @@ _DIGESTS: list[str] = []
 
 def _digest() -> str:
     """The digest of the watch's source as this run imported it (read once: an edit made while a run
-    goes on does not rename its caches): ``vision/nightwatch.py`` and, from 0.5, ``vision/nightband.py``
-    (the band finder it imports; absent before, so 0.4's digests are unchanged)."""
+    goes on does not rename its caches)."""
     if not _DIGESTS:
         import hashlib
 
         from vision import nightwatch
 
-        src = Path(nightwatch.__file__)
-        data = src.read_bytes()
-        band = src.with_name("nightband.py")
-        if band.exists():
-            data += band.read_bytes()
-        _DIGESTS.append(hashlib.sha256(data).hexdigest()[:8])
+        _DIGESTS.append(hashlib.sha256(Path(nightwatch.__file__).read_bytes()).hexdigest()[:8])
     return _DIGESTS[0]
 
 

@@ -10,11 +10,8 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   is upright (the head zone); the bowed place is not in the layout and is taken halfway from the head zone
   towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
   raise zone (a raised arm crosses the head path).
-* **mask** — the band only *loses* dark pixels (turns to skin) while no hand is over it and the head does
-  not rise: the mask lifted. The band is found in the reference (0.5, :mod:`vision.nightband`): the thin
-  dark bar with a face above and below nearest the assumed bowed place; where none shows, the disc at that
-  place. A ring round the watched pixels must not gain dark ones: a band moved by a nod turns light on one
-  side and dark on the other, a band taken off turns light only.
+* **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
+  it and the head does not rise: the mask lifted.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
@@ -73,10 +70,9 @@ import numpy as np
 
 from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
-from vision.nightband import band_ring, find_band
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.5"
+VERSION = "0.4"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -274,12 +270,6 @@ def reference(times: np.ndarray, frames: np.ndarray) -> np.ndarray:
     return ref
 
 
-def _gap(band: np.ndarray, s: SeatMasks) -> float:
-    """How far ``band`` (h, w) bool lies from seat ``s``'s assumed bowed place, in its head widths."""
-    ys, xs = np.nonzero(band)
-    return float(np.hypot(xs - s.axis[0][0], ys - s.axis[0][1]).min()) / s.scale
-
-
 def _idx(mask: np.ndarray) -> np.ndarray:
     return np.flatnonzero(mask.ravel())
 
@@ -341,28 +331,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     i_hp_any, i_hands = _idx(hp_any), _idx(hands_any)
     i_hp = {s.seat: _idx(s.head_path) for s in geo.seats}
     i_bowed = {s.seat: _idx(s.bowed) for s in geo.seats}
-    # where the band really is: the dark bar across a face nearest the assumed bowed place (0.5); the
-    # watch looks at it and at a ring round it (a band moved by a nod turns dark pixels light on one side
-    # and light ones dark on the other); no bar found: the disc, as before
-    i_ring: dict[int, np.ndarray] = {}
-    banded: set[int] = set()
-    bands = {s.seat: find_band(ref, s.axis[0], s.scale) for s in geo.seats}
-    for s in geo.seats:
-        band = bands[s.seat]
-        # a bar is one seat's band: when a neighbour found the same bar nearer its own bowed place (in its
-        # head widths), it is the neighbour's, and this seat keeps the disc
-        if band is not None and any(
-            o.seat != s.seat
-            and (b := bands[o.seat]) is not None
-            and (b & band).any()
-            and _gap(band, o) < _gap(band, s)
-            for o in geo.seats
-        ):
-            band = None
-        i_ring[s.seat] = _idx(band_ring(s.bowed if band is None else band))
-        if band is not None:
-            i_bowed[s.seat] = _idx(band)
-            banded.add(s.seat)
     i_table = {s.seat: _idx(s.table) for s in geo.seats}
     # the raise zone away from every head path: only a raised arm gets there, never a rising head
     i_high = {s.seat: _idx(s.raise_ & ~ring) for s in geo.seats}
@@ -374,7 +342,6 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
-    ref_flat = ref.reshape(-1, 3).astype(np.int16)
     scales = np.array([s.scale for s in geo.seats])
     w_img = geo.size[0]
     for i in range(n):
@@ -435,21 +402,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             if big.any():
                 span[s.seat][i] = float(diag[big].max()) / s.scale
             ib = i_bowed[s.seat]
-            ir_ = i_ring[s.seat]
-            over = np.concatenate([labels[ib], labels[ir_]])
-            if s.seat in banded:
-                # the band's own change lies off the head path (a "hand" blob): a hand over the band is a
-                # blob reaching well beyond the band and its ring
-                near_ = np.bincount(over, minlength=count)
-                over = over[2 * near_[over] < area[over]]
-            if not is_hand[over].any():
+            if not is_hand[labels[ib]].any():
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
-                # turned light: no longer dark, and visibly changed (a band in a passing shade turns a
-                # little less black; a band taken off turns to skin)
-                moved = np.abs(flat[ib].astype(np.int16) - ref_flat[ib]).max(axis=1) > DIFF_LEVEL
-                lost, gained = int((rd & ~dk & moved).sum()), int((~rd & dk).sum())
-                gained += int((~ref_dark[ir_] & np.all(flat[ir_] < DARK_LEVEL, axis=1)).sum())
+                lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
                 if nd >= 4 and gained < 0.25 * max(1, lost):
                     mask[s.seat][i] = lost / nd
             hand_px = mine_hand[k][labels]
