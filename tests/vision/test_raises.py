@@ -43,16 +43,7 @@ class ListedFinder:
 
 
 def _watch(hands_per_frame: list[list[tuple[int, int, int]]]) -> list[str]:
-    finder = ListedFinder(hands_per_frame)
-    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    kinds = []
-    for i, hands in enumerate(hands_per_frame):
-        finder.i = i
-        f = np.full((300, 300, 3), 40, np.uint8)
-        for x, top, side in hands:
-            f[top : top + max(side, 12), x : x + max(side, 12)] = 230  # the zone sees the movement
-        kinds.extend(o.kind for o in w.feed(f, i * 40))
-    return kinds
+    return [o.kind for o in _observe(hands_per_frame, paint_min=12)]  # the zone sees even a tiny hand move
 
 
 def _rising(side: int) -> list[list[tuple[int, int, int]]]:
@@ -121,7 +112,11 @@ def test_a_raise_on_noisy_video_is_looked_for_again_denoised(
     assert kinds.count("shot_raise") == raises
 
 
-def _observe(hands_per_frame: list[list[tuple[int, int, int]]]) -> list[seatwatch.Observation]:
+def _observe(
+    hands_per_frame: list[list[tuple[int, int, int]]], paint_min: int = 0
+) -> list[seatwatch.Observation]:
+    """Feeds seat 3's raise zone one frame per entry, each listed hand (x, top, side) painted as a bright
+    square at least ``paint_min`` px wide, and returns what the watcher observed."""
     finder = ListedFinder(hands_per_frame)
     w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
     out = []
@@ -129,7 +124,7 @@ def _observe(hands_per_frame: list[list[tuple[int, int, int]]]) -> list[seatwatc
         finder.i = i
         f = np.full((300, 300, 3), 40, np.uint8)
         for x, top, side in hands:
-            f[top : top + side, x : x + side] = 230
+            f[top : top + max(side, paint_min), x : x + max(side, paint_min)] = 230
         out.extend(w.feed(f, i * 40))
     return out
 
