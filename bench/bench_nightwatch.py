@@ -110,7 +110,15 @@ def episode_acts(rng: random.Random, index: int) -> tuple[list[Act], list[tuple[
     busy = {a.seat: a for a in acts}
     fidgets = []
     for t in (19500, 35000, 50000):
-        seat = rng.choice([s for s in range(1, 11) if s not in busy and s not in shooters])
+        idle = [s for s in range(1, 11) if s not in busy and s not in shooters]
+        if not idle:  # every red seat acts this night: one whose acts are all over 3 s away from the fidget
+            idle = [
+                s
+                for s in range(1, 11)
+                if s not in shooters
+                and all(a.until + 3000 < t or a.t - 3000 > t for a in acts if a.seat == s)
+            ]
+        seat = rng.choice(idle)
         fidgets.append(_fidget(rng, t, seat))
     return acts, shots, fidgets
 
