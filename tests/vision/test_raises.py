@@ -152,3 +152,30 @@ def test_a_hand_coming_down_through_the_zone_is_no_raise() -> None:
     up = [[(130, 150 - 12 * k, 20)] for k in range(5)]
     (raised,) = _observe([empty] * 3 + up + [empty] * 6)
     assert raised.kind == "shot_raise" and raised.partial
+
+
+def test_a_gun_held_while_a_neighbours_hand_comes_down_above_it_is_a_whole_raise() -> None:
+    """Clean 703: seat 2's gun rose and held for 200 ms while seat 3's gun came down through seat 2's
+    raise zone above it; the zone never settled. 0.30 kept only the highest hand of each frame, so the one
+    "pass" peaked at seat 3's hand and was a raise seen in part, merged into seat 3's shot: seat 2's was
+    lost. Each hand is followed on its own: the held gun is a whole raise, the hand coming down none."""
+    empty: list[tuple[int, int, int]] = []
+    rise = [[(150, 166, 20)], [(150, 150, 20)], [(150, 138, 20)], [(150, 130, 20)]]
+    down = [[(150, 130, 20), (110, 100 + 6 * k, 20)] for k in range(5)]  # the zone never still
+    lower = [[(150, 130 + 12 * k, 20)] for k in range(1, 4)]
+    obs = _observe([empty] * 3 + rise + down + lower + [empty] * 6)
+    assert [(o.kind, o.partial, o.box[1] if o.box else None) for o in obs] == [("shot_raise", False, 130.0)]
+
+
+def test_a_gun_held_just_below_where_a_neighbours_rose_through_is_its_own_raise() -> None:
+    """Clean 713: seat 3's gun rose through the top of seat 2's raise zone; on the next frame seat 2's own
+    gun, just risen, was found 0.99 hand lengths lower (under the 1.0 that splits a pass) and held. The
+    one pass peaked at seat 3's hand, so seat 2's held raise was reported at seat 3's place and merged into
+    seat 3's shot. Followed apart, the held raise is at seat 2's own place."""
+    empty: list[tuple[int, int, int]] = []
+    crossing = [[(170, 140, 20), (130, 176, 20)], [(160, 122, 20), (130, 165, 20)], [(152, 104, 20)]]
+    held = [[(128, 132, 20)]] * 8  # 28 px (0.93 hand lengths) below the crossing hand's last sighting
+    obs = [o for o in _observe([empty] * 3 + crossing + held) if o.kind == "shot_raise"]
+    whole = [o for o in obs if not o.partial]
+    assert len(whole) == 1 and whole[0].box is not None and whole[0].box[1] == 132.0
+    assert all(o.box is not None and o.box[1] == 104.0 for o in obs if o.partial)
