@@ -68,6 +68,10 @@ LOWERING = 0.25
 # A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
 # the tuning games; the head-and-mask false hands 0.31-0.40).
 RAISE_MIN_SIDE = 0.42
+# ...and at least this share across its narrower side: the landmarker also reads a flat sliver (a neighbour's
+# head going down through the zone after a peek, noisy 708: 38 x 11 px where hands are 63 px long, 0.17) as a
+# hand. The thinnest true raise sightings on the 80 clean and 54 noisy tuning games: 0.32 (a gun side on).
+RAISE_MIN_THICK = 0.25
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -75,9 +79,9 @@ DENOISED_RAISE_LOOK = False
 # A raise zone's sightings of one hand on consecutive frames lie within this many hand lengths of each other
 # (tablesim's raises move about one hand length a frame at their fastest); farther, another hand.
 TRACK_LINK = 1.6
-# A hand that stayed this many sightings within HELD_STILL hand lengths of its top held there: a whole raise
-# even though the zone never settled.
-HELD_FRAMES, HELD_STILL = 4, 0.1
+# A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
+# raise even though the zone never settled (four frames at 25 fps).
+HELD_MS, HELD_STILL = 120, 0.1
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -641,18 +645,19 @@ class ZoneWatcher:
             t_peak, peak = next((t, h) for t, h in seen if h.top_y <= top + TOP_TOLERANCE_PX)
             holds = now is not None and seen[-1][1] is now
             lowering = LOWERING * self.finder.hand_size(peak.owner)
-            if not holds and peak is seen[0][1] and _lowered(seen, lowering):
+            # Held still at its top for a while, though the zone never settled (another hand kept moving in
+            # it): a whole raise (clean 703: seat 2's gun held 160 ms while seat 3's came down through seat
+            # 2's zone; on the noisy render of the same game the landmarker found that gun only on two of
+            # those frames, first at its top, so the hand seemed to be coming down).
+            held = not holds and _held_at_top(
+                seen, top, HELD_MS, HELD_STILL * self.finder.hand_size(peak.owner)
+            )
+            if not holds and not held and peak is seen[0][1] and _lowered(seen, lowering):
                 continue  # a hand coming down
             if holds and now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
                 # The hand holds at the top: the peak is where it came to rest.
                 t_peak, peak = still_from, now
-            elif not holds and _held_at_top(
-                seen, top, HELD_FRAMES, HELD_STILL * self.finder.hand_size(peak.owner)
-            ):
-                # Held still at its top for a while, though the zone never settled (another hand kept
-                # moving in it): a whole raise (clean 703: seat 2's gun held 160 ms while seat 3's came
-                # down through seat 2's zone).
-                holds = True
+            holds = holds or held
             old = best.get((peak.owner, holds))
             if old is None or peak.top_y < old[1].top_y or (holds and peak.top_y <= old[1].top_y + 1):
                 best[(peak.owner, holds)] = (t_peak, peak, holds)
@@ -713,12 +718,15 @@ def _tracks(
     return sorted(tracks, key=lambda tr: tr[0][0])
 
 
-def _held_at_top(seen: list[tuple[int, HandSeen]], top: float, frames: int, still_px: float) -> bool:
-    """The track's hand stayed within ``still_px`` of its top for ``frames`` sightings in a row."""
-    run = 0
-    for _, h in seen:
-        run = run + 1 if h.top_y <= top + still_px else 0
-        if run >= frames:
+def _held_at_top(seen: list[tuple[int, HandSeen]], top: float, min_ms: int, still_px: float) -> bool:
+    """The track's hand stayed within ``still_px`` of its top, sighting after sighting, for ``min_ms``."""
+    since: int | None = None
+    for t, h in seen:
+        if h.top_y > top + still_px:
+            since = None
+            continue
+        since = t if since is None else since
+        if t - since >= min_ms:
             return True
     return False
 
@@ -742,10 +750,11 @@ def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
 
 
 def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
-    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length: the landmarker
-    also finds tiny "hands" in a lowered head and its mask (22 px across where hands are 57 px long)."""
-    side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
-    return side >= RAISE_MIN_SIDE * hand_px
+    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
+    also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
+    RAISE_MIN_THICK of it across (not a flat sliver)."""
+    w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
+    return max(w, h) >= RAISE_MIN_SIDE * hand_px and min(w, h) >= RAISE_MIN_THICK * hand_px
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
