@@ -68,10 +68,12 @@ LOWERING = 0.25
 # A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
 # the tuning games; the head-and-mask false hands 0.31-0.40).
 RAISE_MIN_SIDE = 0.42
-# ...and at least this share across its narrower side: the landmarker also reads a flat sliver (a neighbour's
-# head going down through the zone after a peek, noisy 708: 38 x 11 px where hands are 63 px long, 0.17) as a
-# hand. The thinnest true raise sightings on the 80 clean and 54 noisy tuning games: 0.32 (a gun side on).
+# ...and, unless it aims, at least this share across its narrower side: the landmarker also reads a flat
+# sliver (a neighbour's head going down through the zone after a peek, noisy 708: an "other" 38 x 11 px where
+# hands are 63 px long, 0.17) as a hand. A pointing finger seen edge on is thinner (noisy 606: seat 4's
+# "point", 0.19); the thinnest true sighting of another shape on the tuning games: 0.32.
 RAISE_MIN_THICK = 0.25
+RAISE_AIMED = ("gun", "point")  # as vision.analyzer.AIMED (the merge of sightings)
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -752,9 +754,10 @@ def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
 def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
     """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
     also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
-    RAISE_MIN_THICK of it across (not a flat sliver)."""
+    RAISE_MIN_THICK of it across unless it aims (not a flat sliver)."""
     w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
-    return max(w, h) >= RAISE_MIN_SIDE * hand_px and min(w, h) >= RAISE_MIN_THICK * hand_px
+    thick = min(w, h) >= RAISE_MIN_THICK * hand_px or hand.gesture in RAISE_AIMED
+    return max(w, h) >= RAISE_MIN_SIDE * hand_px and thick
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
