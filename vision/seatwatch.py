@@ -68,10 +68,22 @@ LOWERING = 0.25
 # A raised hand's box spans at least this share of the seat's hand length (true raises' peaks: 0.48 and up on
 # the tuning games; the head-and-mask false hands 0.31-0.40).
 RAISE_MIN_SIDE = 0.42
+# ...and, unless it aims, at least this share across its narrower side: the landmarker also reads a flat
+# sliver (a neighbour's head going down through the zone after a peek, noisy 708: an "other" 38 x 11 px where
+# hands are 63 px long, 0.17) as a hand. A pointing finger seen edge on is thinner (noisy 606: seat 4's
+# "point", 0.19); the thinnest true sighting of another shape on the tuning games: 0.32.
+RAISE_MIN_THICK = 0.25
+RAISE_AIMED = ("gun", "point")  # as vision.analyzer.AIMED (the merge of sightings)
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
 DENOISED_RAISE_LOOK = False
+# A raise zone's sightings of one hand on consecutive frames lie within this many hand lengths of each other
+# (tablesim's raises move about one hand length a frame at their fastest); farther, another hand.
+TRACK_LINK = 1.6
+# A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
+# raise even though the zone never settled (four frames at 25 fps).
+HELD_MS, HELD_STILL = 120, 0.1
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 
 
@@ -203,8 +215,9 @@ class ZoneWatcher:
             self._hist.append((t, grey))
             if self.zone == "raise_zone":
                 moving = [h for h in self._hands(frame) if all(_moved(s, h) for s in st.static)]
-                if moving:
-                    st.trail.append((t, min(moving, key=lambda h: h.top_y)))
+                # Every moving hand, not only the highest: two hands in one zone (a neighbour's rising
+                # through it while this seat's gun holds) are followed apart (see _tracks).
+                st.trail.extend((t, h) for h in moving)
             return out
         if st.active_since is not None:
             self._hist.append((t, grey))
@@ -613,31 +626,40 @@ class ZoneWatcher:
         # of it (two players raising together) must not hide the zone player's raise. A hand is followed
         # while it is seen on nearly every frame; its owner is the one at its peak. A hand that left the
         # zone before the movement stopped was seen only in part.
-        passes: list[list[tuple[int, HandSeen]]] = []
-        last_no = -10
-        for t, h in trail:
-            no = numbers.get(t, last_no)
-            if not passes or no - last_no > PASS_GAP_FRAMES:
-                passes.append([])
-            passes[-1].append((t, h))
-            last_no = no
-        if now is not None and passes and passes[-1][-1][1] is now:
-            cut = _last_drop(passes[-1], RAISE_JUMP * self.finder.hand_size(now.owner))
-            if cut:
-                passes[-1:] = [passes[-1][:cut], passes[-1][cut:]]
+        # The hand found at the settle comes a frame or two after the last changed frame: a frame of its own.
+        if now is not None:
+            numbers[-1] = max(numbers.values(), default=0) + 1
+            trail = [*trail[:-1], (-1, now)]
+        passes = _tracks(trail, numbers, TRACK_LINK * self.finder.hand_size(self.seat))
+        if now is not None:
+            passes = [[(still_from, h) if t == -1 else (t, h) for t, h in seen] for seen in passes]
+        for i, seen in enumerate(passes):
+            if now is not None and seen[-1][1] is now:
+                cut = _last_drop(seen, RAISE_JUMP * self.finder.hand_size(now.owner))
+                if cut:
+                    passes[i : i + 1] = [seen[:cut], seen[cut:]]
+                break
         # Per owner, the highest hand that holds here and the highest that passed through (the merge of the
         # zones' sightings decides which hand the one passing through was).
         best: dict[tuple[int, bool], tuple[int, HandSeen, bool]] = {}
-        for i, seen in enumerate(passes):
+        for seen in passes:
             top = min(h.top_y for _, h in seen)
             t_peak, peak = next((t, h) for t, h in seen if h.top_y <= top + TOP_TOLERANCE_PX)
-            holds = now is not None and i == len(passes) - 1 and seen[-1][1] is now
+            holds = now is not None and seen[-1][1] is now
             lowering = LOWERING * self.finder.hand_size(peak.owner)
-            if not holds and peak is seen[0][1] and _lowered(seen, lowering):
+            # Held still at its top for a while, though the zone never settled (another hand kept moving in
+            # it): a whole raise (clean 703: seat 2's gun held 160 ms while seat 3's came down through seat
+            # 2's zone; on the noisy render of the same game the landmarker found that gun only on two of
+            # those frames, first at its top, so the hand seemed to be coming down).
+            held = not holds and _held_at_top(
+                seen, top, HELD_MS, HELD_STILL * self.finder.hand_size(peak.owner)
+            )
+            if not holds and not held and peak is seen[0][1] and _lowered(seen, lowering):
                 continue  # a hand coming down
             if holds and now is not None and now.top_y <= top + TOP_TOLERANCE_PX:
                 # The hand holds at the top: the peak is where it came to rest.
                 t_peak, peak = still_from, now
+            holds = holds or held
             old = best.get((peak.owner, holds))
             if old is None or peak.top_y < old[1].top_y or (holds and peak.top_y <= old[1].top_y + 1):
                 best[(peak.owner, holds)] = (t_peak, peak, holds)
@@ -646,6 +668,69 @@ class ZoneWatcher:
             obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
             out.append(dataclasses.replace(obs, partial=not holds))
         return out
+
+
+def _tracks(
+    trail: list[tuple[int, HandSeen]], numbers: dict[int, int], link_px: float
+) -> list[list[tuple[int, HandSeen]]]:
+    """The raise zone's sightings (several hands a frame) linked into one list per hand: each sighting
+    joins the nearest open track whose last hand is within ``link_px`` (nearest pairs first); a track
+    unseen for more than PASS_GAP_FRAMES frames has ended."""
+    tracks: list[list[tuple[int, HandSeen]]] = []
+    last: list[int] = []  # each track's last frame number
+    frames: dict[int, list[tuple[int, HandSeen]]] = {}
+    order: list[int] = []
+    last_no = -10
+    for t, h in trail:
+        no = numbers.get(t, last_no)
+        if no not in frames:
+            frames[no] = []
+            order.append(no)
+        frames[no].append((t, h))
+        last_no = no
+    for no in order:
+        seen = frames[no]
+        open_ = [i for i in range(len(tracks)) if no - last[i] <= PASS_GAP_FRAMES + 1 and last[i] < no]
+        pairs = sorted(
+            (
+                float(
+                    np.hypot(
+                        h.centre[0] - tracks[i][-1][1].centre[0], h.centre[1] - tracks[i][-1][1].centre[1]
+                    )
+                ),
+                i,
+                j,
+            )
+            for i in open_
+            for j, (_, h) in enumerate(seen)
+        )
+        used_t: set[int] = set()
+        used_h: set[int] = set()
+        for d, i, j in pairs:
+            if d > link_px or i in used_t or j in used_h:
+                continue
+            tracks[i].append(seen[j])
+            last[i] = no
+            used_t.add(i)
+            used_h.add(j)
+        for j, th in enumerate(seen):
+            if j not in used_h:
+                tracks.append([th])
+                last.append(no)
+    return sorted(tracks, key=lambda tr: tr[0][0])
+
+
+def _held_at_top(seen: list[tuple[int, HandSeen]], top: float, min_ms: int, still_px: float) -> bool:
+    """The track's hand stayed within ``still_px`` of its top, sighting after sighting, for ``min_ms``."""
+    since: int | None = None
+    for t, h in seen:
+        if h.top_y > top + still_px:
+            since = None
+            continue
+        since = t if since is None else since
+        if t - since >= min_ms:
+            return True
+    return False
 
 
 def _last_drop(seen: list[tuple[int, HandSeen]], drop_px: float) -> int:
@@ -667,10 +752,12 @@ def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
 
 
 def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
-    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length: the landmarker
-    also finds tiny "hands" in a lowered head and its mask (22 px across where hands are 57 px long)."""
-    side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
-    return side >= RAISE_MIN_SIDE * hand_px
+    """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
+    also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
+    RAISE_MIN_THICK of it across unless it aims (not a flat sliver)."""
+    w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
+    thick = min(w, h) >= RAISE_MIN_THICK * hand_px or hand.gesture in RAISE_AIMED
+    return max(w, h) >= RAISE_MIN_SIDE * hand_px and thick
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
