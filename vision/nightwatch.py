@@ -72,7 +72,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.4"
+VERSION = "0.6"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -82,6 +82,7 @@ SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is rep
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_LOST = 0.38  # share of the reference's dark pixels in the bowed place that turned light
+MASK_AREA = 0.01  # ...and they hold this share of a head's square: a band's strip, not a shadow's rim
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -342,6 +343,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
+    ref16 = ref.reshape(-1, 3).astype(np.int16)
     scales = np.array([s.scale for s in geo.seats])
     w_img = geo.size[0]
     for i in range(n):
@@ -407,7 +409,12 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
                 if nd >= 4 and gained < 0.25 * max(1, lost):
-                    mask[s.seat][i] = lost / nd
+                    # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
+                    # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
+                    up = np.any(flat[ib].astype(np.int16) - ref16[ib] > DIFF_LEVEL, axis=1)
+                    light = int((rd & ~dk & up).sum())
+                    if light >= MASK_AREA * s.scale**2:
+                        mask[s.seat][i] = light / nd
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
