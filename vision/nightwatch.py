@@ -11,7 +11,11 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
   raise zone (a raised arm crosses the head path).
 * **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
-  it and the head does not rise: the mask lifted.
+  it and the head does not rise: the mask lifted. A lost pixel counts only when it turned *light*
+  (brighter than the reference by :data:`DIFF_LEVEL`, as skin is against the band), and the light ones
+  must hold :data:`MASK_AREA` of a head's square (0.6): at the mid-side seats the disc holds only a dozen
+  or two dark pixels of shadow, and a sleeve's shade sliding over them (a change under DIFF_LEVEL) or a
+  shadow's rim of a few pixels lightening when the shoulder moves read as a mask off in 0.4.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
@@ -82,7 +86,7 @@ SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is rep
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_LOST = 0.38  # share of the reference's dark pixels in the bowed place that turned light
-MASK_AREA = 0.01  # ...and they hold this share of a head's square: a band's strip, not a shadow's rim
+MASK_AREA = 0.006  # ...and hold this share of a head's square (a band 0.009+, a shadow's rim under 0.004)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
