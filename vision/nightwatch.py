@@ -347,7 +347,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
-    ref16 = ref.reshape(-1, 3).astype(np.int16)
+    ref16 = {s.seat: ref.reshape(-1, 3)[i_bowed[s.seat]].astype(np.int16) for s in geo.seats}
     scales = np.array([s.scale for s in geo.seats])
     w_img = geo.size[0]
     for i in range(n):
@@ -412,10 +412,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
-                if nd >= 4 and gained < 0.25 * max(1, lost):
+                if nd >= 4 and lost and gained < 0.25 * max(1, lost):
                     # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
                     # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
-                    up = np.any(flat[ib].astype(np.int16) - ref16[ib] > DIFF_LEVEL, axis=1)
+                    up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
                     light = int((rd & ~dk & up).sum())
                     if light >= MASK_AREA * s.scale**2:
                         mask[s.seat][i] = light / nd
