@@ -157,15 +157,23 @@ def _digest() -> str:
     return _DIGESTS[0]
 
 
+_CACHED: list[str] = []  # --cached NAME: report the events kept in <night>/NAME.json, never watch
+
+
 def analyse_night(bundle: Path) -> tuple[list[Any], float, float, list[tuple[int, int, str]]]:
     """Night events over the analyser's night/shooting stretches; (events, pass seconds, night seconds,
     stretches). Kept in the bundle as ``nightwatch-<version>-<digest>.json`` (the digest of the watch's
     source, so that an edit inside a version is watched again) and read back from there, so that a night
-    is watched once per state of the watch (several runs may share the nights)."""
+    is watched once per state of the watch (several runs may share the nights). With ``--cached NAME``
+    the events come from ``NAME.json`` (another version's kept events) and a night without it is an error."""
     from gamelog.events import event_to_json, parse_event
     from vision import nightwatch
 
     cache = bundle / f"nightwatch-{nightwatch.VERSION}-{_digest()}.json"
+    if _CACHED:
+        cache = bundle / f"{_CACHED[0]}.json"
+        if not cache.exists():
+            raise SystemExit(f"{cache}: no kept events of that name (--cached)")
     if cache.exists():
         got = json.loads(cache.read_text(encoding="utf-8"))
         evs = [parse_event(e) for e in got["events"]]
@@ -337,7 +345,12 @@ def main() -> int:
     ap.add_argument("--cost-days", type=int, default=2, help="days of the random game for the cost (0: skip)")
     ap.add_argument("--repeats", type=int, default=2)
     ap.add_argument("--show", action="store_true", help="list misses and false alarms")
+    ap.add_argument(
+        "--cached", default="", help="report the kept events NAME.json of the nights; never watch"
+    )
     args = ap.parse_args()
+    if args.cached:
+        _CACHED.append(args.cached)
     _digest()  # the watch as this run imported it
     w, h = (int(v) for v in args.size.split("x"))
     work = Path(args.work) / f"{w}x{h}-{args.fps}"

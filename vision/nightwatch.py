@@ -11,7 +11,11 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
   raise zone (a raised arm crosses the head path).
 * **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
-  it and the head does not rise: the mask lifted.
+  it and the head does not rise: the mask lifted. A lost pixel counts only when it turned *light*
+  (brighter than the reference by :data:`DIFF_LEVEL`, as skin is against the band), and the light ones
+  must hold :data:`MASK_AREA` of a head's square (0.6): at the mid-side seats the disc holds only a dozen
+  or two dark pixels of shadow, and a sleeve's shade sliding over them (a change under DIFF_LEVEL) or a
+  shadow's rim of a few pixels lightening when the shoulder moves read as a mask off in 0.4.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
@@ -72,7 +76,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.4"
+VERSION = "0.6"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -82,6 +86,7 @@ SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is rep
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_LOST = 0.38  # share of the reference's dark pixels in the bowed place that turned light
+MASK_AREA = 0.006  # ...and hold this share of a head's square (a band 0.009+, a shadow's rim under 0.004)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -342,6 +347,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     cen = {s.seat: s.axis[0] for s in geo.seats}
     pairs = sorted({(min(s.seat, o), max(s.seat, o)) for s in geo.seats for o in geo.neighbours[s.seat]})
     ref_dark = np.all(ref < DARK_LEVEL, axis=2).ravel()
+    ref16 = {s.seat: ref.reshape(-1, 3)[i_bowed[s.seat]].astype(np.int16) for s in geo.seats}
     scales = np.array([s.scale for s in geo.seats])
     w_img = geo.size[0]
     for i in range(n):
@@ -406,8 +412,13 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
-                if nd >= 4 and gained < 0.25 * max(1, lost):
-                    mask[s.seat][i] = lost / nd
+                if nd >= 4 and lost and gained < 0.25 * max(1, lost):
+                    # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
+                    # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
+                    up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
+                    light = int((rd & ~dk & up).sum())
+                    if light >= MASK_AREA * s.scale**2:
+                        mask[s.seat][i] = light / nd
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
