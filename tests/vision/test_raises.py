@@ -113,11 +113,14 @@ def test_a_raise_on_noisy_video_is_looked_for_again_denoised(
 
 
 def _observe(
-    hands_per_frame: list[list[tuple[int, int, int]]], paint_min: int = 0
+    hands_per_frame: list[list[tuple[int, int, int]]],
+    paint_min: int = 0,
+    finder: ListedFinder | None = None,
 ) -> list[seatwatch.Observation]:
     """Feeds seat 3's raise zone one frame per entry, each listed hand (x, top, side) painted as a bright
-    square at least ``paint_min`` px wide, and returns what the watcher observed."""
-    finder = ListedFinder(hands_per_frame)
+    square at least ``paint_min`` px wide, and returns what the watcher observed. The finder reports the
+    same hands unless another is given (one that misses some, or reads them otherwise)."""
+    finder = finder if finder is not None else ListedFinder(hands_per_frame)
     w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
     out = []
     for i, hands in enumerate(hands_per_frame):
@@ -211,15 +214,8 @@ def test_a_flat_sliver_is_no_raised_hand(flat: float, gesture: str, raises: int)
     a 38 x 11 px sliver of it (hands there are 63 px long) as a hand held high: a second shot by seat 10,
     which turned the night's kill into a miss. The thinnest true raise on the tuning games is 0.32 hand
     lengths across, but for a pointing finger seen edge on (noisy 606, 0.19): a hand that aims is spared."""
-    finder = FlatFinder(_rising(round(HAND_PX)), flat, gesture)
-    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    kinds = []
-    for i, hands in enumerate(finder.hands_per_frame):
-        finder.i = i
-        f = np.full((300, 300, 3), 40, np.uint8)
-        for x, top, side in hands:
-            f[top : top + side, x : x + side] = 230
-        kinds.extend(o.kind for o in w.feed(f, i * 40))
+    hands = _rising(round(HAND_PX))
+    kinds = [o.kind for o in _observe(hands, finder=FlatFinder(hands, flat, gesture))]
     assert kinds.count("shot_raise") == raises
 
 
@@ -242,13 +238,5 @@ def test_a_gun_found_only_at_its_top_then_coming_down_is_a_raise_when_it_held_th
         found[i] = [h for h in found[i] if h[0] == 150]  # nor does it see the other hand
     for hold_found, raises in (((6, 9), 1), ((6,), 0)):
         seen = [h if i not in (6, 9) or i in hold_found else [] for i, h in enumerate(found)]
-        finder = ListedFinder(seen)
-        w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-        obs = []
-        for i, hands in enumerate(painted):
-            finder.i = i
-            f = np.full((300, 300, 3), 40, np.uint8)
-            for x, top, side in hands:
-                f[top : top + side, x : x + side] = 230
-            obs.extend(o for o in w.feed(f, i * 40) if o.kind == "shot_raise")
+        obs = [o for o in _observe(painted, finder=ListedFinder(seen)) if o.kind == "shot_raise"]
         assert [o.box[1] if o.box else None for o in obs if not o.partial] == [130.0] * raises
