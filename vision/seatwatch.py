@@ -276,7 +276,8 @@ class ZoneWatcher:
         if self._back_to_start(box, frame) or self._on_unseen(box):
             return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
-        # the zone's edge), is no unreadable landing.
+        # the zone's edge), is no unreadable landing; on noisy video unless it is not what came (a hand
+        # lying there beside the landing: _not_what_came).
         for h in self.finder.find(frame, self.seat, self.zone):
             overlaps = h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]
             if overlaps and not (self._noisy() and self._not_what_came(h, part, frame)):
