@@ -299,7 +299,8 @@ class ZoneWatcher:
         hand at the zone's edge beside the landing); or it is a hand that rested in the zone before the
         movement and still lies there: its place, apart from the landing's part, looks as it did (a far-side
         vote landing right beside the player's other hand, read as that hand or as the fist: noisy 702 and
-        705, seat 5). A resting hand that shifted uncovers some of its place, and still vetoes."""
+        705, seat 5), unless both of the player's hands still lie there. A resting hand that shifted
+        uncovers some of its place, and still vetoes."""
         grey = self._grey(frame)
         if self._unchanged(hand.box, grey):
             return True
@@ -307,10 +308,12 @@ class ZoneWatcher:
             return False
         k = 2 * PART_EDGE_PX + 1
         beside = cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
-        return any(
-            not _moved(b, hand) and self._unchanged(b.box, grey, leave_out=beside)
-            for b in self.state.look_before
-        )
+        stays = [b for b in self.state.look_before if self._unchanged(b.box, grey, leave_out=beside)]
+        if sum(b.owner == self.seat for b in stays) >= 2:
+            # Both of the player's hands still lie where they lay: what came is a neighbour's reach, and the
+            # veto stands (noisy 507: seat 1's reach beside seat 2's resting fist, its palm lying above).
+            return False
+        return any(not _moved(b, hand) for b in stays)
 
     def _noisy(self) -> bool:
         return self.noise is not None and self.noise.noisy

@@ -86,3 +86,27 @@ def test_a_resting_hand_that_shifted_still_vetoes_the_part_it_came_to_cover() ->
     path = [REST[0]] * 5 + [153, 157, 160] + [162] * 40
     frames = [_frame(None, rest_x=x) for x in path]
     assert _run(NOISY, frames, BesideFinder(fist_read=False)) == []
+
+
+OTHER = (112, 104, 140, 118)  # the player's other hand, resting at the zone's top left
+
+
+class BothHandsFinder(BesideFinder):
+    """Both of the player's hands rest in the zone and are read; the fist beside the rest hand is not."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        x0, y0, x1, y1 = (float(v) for v in OTHER)
+        other = _hand((x0, y0, x1, y1), ((x0 + x1) / 2, (y0 + y1) / 2), "palm")
+        return [other, *super().find(frame, seat, zone, thorough=thorough)]
+
+
+def test_a_landing_beside_the_resting_hand_is_no_vote_while_both_of_the_players_hands_lie_there() -> None:
+    # Something lands beside the rest hand while the player's other hand lies still too: it is a neighbour's
+    # reach, and the rest hand read over it still vetoes it (noisy 507: seat 1's reach beside seat 2's
+    # fist). Failed with the rule's first version, which looked only at the hand lying beside the landing.
+    frames = []
+    for x in ARRIVES:
+        f = _frame(x)
+        f[OTHER[1] : OTHER[3], OTHER[0] : OTHER[2]] = SKIN
+        frames.append(f)
+    assert _run(NOISY, frames, BothHandsFinder(fist_read=False)) == []
