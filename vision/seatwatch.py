@@ -85,6 +85,7 @@ TRACK_LINK = 1.6
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
+PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred rim the colour rule leaves
 
 
 @dataclass(frozen=True)
@@ -124,7 +125,9 @@ class _ZoneState:
     recheck_t: int = 0  # when the picture became still
     # noisy video: a look for a missed arrival that a new movement interrupted (when the picture became still,
     # and the picture before the movement), resumed if that movement was only a flicker
-    pending: tuple[int, npt.NDArray[np.uint8]] | None = None
+    pending: tuple[int, npt.NDArray[np.uint8], list[HandSeen]] | None = None
+    # the hands resting before the movement that the look for a missed arrival follows
+    look_before: list[HandSeen] = field(default_factory=list)
 
 
 class ZoneWatcher:
@@ -199,7 +202,11 @@ class ZoneWatcher:
                 st.static = hands
         if changed >= self.active_px:
             if st.active_since is None:
-                st.pending = (st.recheck_t, self._still) if st.recheck and self._still is not None else None
+                st.pending = (
+                    (st.recheck_t, self._still, st.look_before)
+                    if st.recheck and self._still is not None
+                    else None
+                )
             st.recheck = 0
             if st.active_since is None:
                 st.active_since = t
@@ -282,12 +289,11 @@ class ZoneWatcher:
         if self._back_to_start(box, frame) or self._on_unseen(box):
             return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
-        # the zone's edge), is no unreadable landing.
+        # the zone's edge), is no unreadable landing; on noisy video unless it is not what came (a hand
+        # lying there beside the landing: _not_what_came).
         for h in self.finder.find(frame, self.seat, self.zone):
-            # On noisy video a hand whose place looks as it did before the movement lay there (a rest hand
-            # at the zone's edge beside the landing): it is not what came.
             overlaps = h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]
-            if overlaps and not (self._noisy() and self._unchanged(h.box, self._grey(frame))):
+            if overlaps and not (self._noisy() and self._not_what_came(h, part, frame)):
                 return []
         # Whose arm brought it: a neighbour reaching into the zone is the neighbour's (see _attribute).
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
@@ -297,6 +303,30 @@ class ZoneWatcher:
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _not_what_came(
+        self, hand: HandSeen, part: npt.NDArray[np.bool_] | None, frame: npt.NDArray[np.uint8]
+    ) -> bool:
+        """Noisy video: ``hand``, read overlapping an unreadable landing (``part``: the colour rule's part,
+        None for the grey rule's), is not what came: its place looks as it did before the movement (a rest
+        hand at the zone's edge beside the landing); or it is a hand that rested in the zone before the
+        movement and still lies there: its place, apart from the landing's part, looks as it did (a far-side
+        vote landing right beside the player's other hand, read as that hand or as the fist: noisy 702 and
+        705, seat 5), unless both of the player's hands still lie there. A resting hand that shifted
+        uncovers some of its place, and still vetoes."""
+        grey = self._grey(frame)
+        if self._unchanged(hand.box, grey):
+            return True
+        if part is None:
+            return False
+        k = 2 * PART_EDGE_PX + 1
+        beside = cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        stays = [b for b in self.state.look_before if self._unchanged(b.box, grey, leave_out=beside)]
+        if sum(b.owner == self.seat for b in stays) >= 2:
+            # Both of the player's hands still lie where they lay: what came is a neighbour's reach, and the
+            # veto stands (noisy 507: seat 1's reach beside seat 2's resting fist, its palm lying above).
+            return False
+        return any(not _moved(b, hand) for b in stays)
 
     def _noisy(self) -> bool:
         return self.noise is not None and self.noise.noisy
@@ -495,11 +525,11 @@ class ZoneWatcher:
         if not arrivals and (not departed or self._unexplained(frame, gone + now)):
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
-            st.recheck, st.recheck_t = RECHECK_FRAMES, still_from
+            st.recheck, st.recheck_t, st.look_before = RECHECK_FRAMES, still_from, before
             if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS:
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
-                st.recheck_t, self._still = st.pending
+                st.recheck_t, self._still, st.look_before = st.pending
         st.pending = None
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
@@ -544,10 +574,15 @@ class ZoneWatcher:
         return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
 
     def _unchanged(
-        self, box: Box, grey: npt.NDArray[np.uint8], before: npt.NDArray[np.uint8] | None = None
+        self,
+        box: Box,
+        grey: npt.NDArray[np.uint8],
+        before: npt.NDArray[np.uint8] | None = None,
+        leave_out: npt.NDArray[np.bool_] | None = None,
     ) -> bool:
         """The box of the zone's grey picture ``grey`` shows what it showed before the current movement
-        (few pixels changed), or what the grey picture ``before`` shows."""
+        (few pixels changed), or what the grey picture ``before`` shows; the pixels of ``leave_out`` (the
+        zone rectangle's mask) not counted."""
         if before is None and self._still is None:
             return False
         x0, y0, _, _ = self.rect
@@ -560,6 +595,10 @@ class ZoneWatcher:
             assert self._still is not None
             before = self._grey(self._still)
         d = cv2.absdiff(before[by0:by1, bx0:bx1], grey[by0:by1, bx0:bx1])
+        if leave_out is not None:
+            d = d[~leave_out[by0:by1, bx0:bx1]]
+            if d.size == 0:
+                return False
         return float(np.count_nonzero(d > PIXEL_DELTA)) < UNCHANGED_SHARE * d.size
 
     def _local_still(self, hand: HandSeen, zone_still: int) -> int:
