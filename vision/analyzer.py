@@ -27,6 +27,7 @@ from gamelog.bundle import Bundle, load_bundle
 from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json, sort_key
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones
+from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
@@ -41,9 +42,6 @@ PROPOSE_SPAN_MS = 4000
 # A proposed vote window starts this long before its first hand: the first hand found lands 3.1-3.9 s after
 # the call on the tuning games (bench/RESULTS.md, "Session 4: shots"; 3 s left 5 windows' calls outside).
 PROPOSE_LEAD_MS = 4500
-# Raise gestures that aim: a shooting round's raises are finger-guns (a blurred or foreshortened gun reads as
-# "point"); hands going up to the masks at nightfall and at "Доброе утро" read as palm, fist or other.
-AIMED = ("gun", "point")
 
 
 class AnalyzeError(Exception):

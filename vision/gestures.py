@@ -47,6 +47,10 @@ from vision.landmarks import (
 )
 
 GESTURES: tuple[str, ...] = ("thumb_up", "fist", "gun", "point", "palm", "other")
+# The shapes that aim: a shooting round's raises are finger-guns, and a blurred or foreshortened gun (or a
+# pointing finger seen edge on) reads as "point"; hands going up to the masks at nightfall and at
+# "Доброе утро" read as palm, fist or other.
+AIMED: tuple[str, ...] = ("gun", "point")
 TARGETS: tuple[str, ...] = GESTURES[:-1]
 
 # logistic curves: (midpoint, width); probability = 1 / (1 + exp(-(x - mid) / width)), sign by use

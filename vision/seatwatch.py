@@ -25,6 +25,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
+from vision.gestures import AIMED
 from vision.handfinder import HandFinder, HandSeen, _padded_box
 from vision.noise import (
     NOISY_UNSEEN_MIN_AREA,
@@ -73,7 +74,6 @@ RAISE_MIN_SIDE = 0.42
 # hands are 63 px long, 0.17) as a hand. A pointing finger seen edge on is thinner (noisy 606: seat 4's
 # "point", 0.19); the thinnest true sighting of another shape on the tuning games: 0.32.
 RAISE_MIN_THICK = 0.25
-RAISE_AIMED = ("gun", "point")  # as vision.analyzer.AIMED (the merge of sightings)
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -665,13 +665,15 @@ class ZoneWatcher:
         # of it (two players raising together) must not hide the zone player's raise. A hand is followed
         # while it is seen on nearly every frame; its owner is the one at its peak. A hand that left the
         # zone before the movement stopped was seen only in part.
-        # The hand found at the settle comes a frame or two after the last changed frame: a frame of its own.
+        numbered: list[tuple[int, int, HandSeen]] = []
+        no = -10
+        for t, h in trail:
+            no = numbers.get(t, no)
+            numbered.append((no, t, h))
         if now is not None:
-            numbers[-1] = max(numbers.values(), default=0) + 1
-            trail = [*trail[:-1], (-1, now)]
-        passes = _tracks(trail, numbers, TRACK_LINK * self.finder.hand_size(self.seat))
-        if now is not None:
-            passes = [[(still_from, h) if t == -1 else (t, h) for t, h in seen] for seen in passes]
+            # The hand found at the settle comes a frame or two after the last changed frame: its own frame.
+            numbered[-1] = (max(numbers.values(), default=0) + 1, still_from, now)
+        passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
         for i, seen in enumerate(passes):
             if now is not None and seen[-1][1] is now:
                 cut = _last_drop(seen, RAISE_JUMP * self.finder.hand_size(now.owner))
@@ -709,40 +711,18 @@ class ZoneWatcher:
         return out
 
 
-def _tracks(
-    trail: list[tuple[int, HandSeen]], numbers: dict[int, int], link_px: float
-) -> list[list[tuple[int, HandSeen]]]:
-    """The raise zone's sightings (several hands a frame) linked into one list per hand: each sighting
-    joins the nearest open track whose last hand is within ``link_px`` (nearest pairs first); a track
-    unseen for more than PASS_GAP_FRAMES frames has ended."""
+def _tracks(numbered: list[tuple[int, int, HandSeen]], link_px: float) -> list[list[tuple[int, HandSeen]]]:
+    """The raise zone's sightings (frame number, t, hand; several hands a frame, in frame order) linked into
+    one list of (t, hand) per hand: each sighting joins the nearest open track whose last hand is within
+    ``link_px`` (nearest pairs first); a track unseen for more than PASS_GAP_FRAMES frames has ended."""
     tracks: list[list[tuple[int, HandSeen]]] = []
     last: list[int] = []  # each track's last frame number
     frames: dict[int, list[tuple[int, HandSeen]]] = {}
-    order: list[int] = []
-    last_no = -10
-    for t, h in trail:
-        no = numbers.get(t, last_no)
-        if no not in frames:
-            frames[no] = []
-            order.append(no)
-        frames[no].append((t, h))
-        last_no = no
-    for no in order:
-        seen = frames[no]
-        open_ = [i for i in range(len(tracks)) if no - last[i] <= PASS_GAP_FRAMES + 1 and last[i] < no]
-        pairs = sorted(
-            (
-                float(
-                    np.hypot(
-                        h.centre[0] - tracks[i][-1][1].centre[0], h.centre[1] - tracks[i][-1][1].centre[1]
-                    )
-                ),
-                i,
-                j,
-            )
-            for i in open_
-            for j, (_, h) in enumerate(seen)
-        )
+    for no, t, h in numbered:
+        frames.setdefault(no, []).append((t, h))
+    for no, seen in frames.items():
+        open_ = [i for i in range(len(tracks)) if last[i] < no <= last[i] + PASS_GAP_FRAMES + 1]
+        pairs = sorted((_distance(tracks[i][-1][1], h), i, j) for i in open_ for j, (_, h) in enumerate(seen))
         used_t: set[int] = set()
         used_h: set[int] = set()
         for d, i, j in pairs:
@@ -757,6 +737,11 @@ def _tracks(
                 tracks.append([th])
                 last.append(no)
     return sorted(tracks, key=lambda tr: tr[0][0])
+
+
+def _distance(a: HandSeen, b: HandSeen) -> float:
+    """Between two hands' centres, in pixels."""
+    return float(np.hypot(b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]))
 
 
 def _held_at_top(seen: list[tuple[int, HandSeen]], top: float, min_ms: int, still_px: float) -> bool:
@@ -795,7 +780,7 @@ def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
     also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
     RAISE_MIN_THICK of it across unless it aims (not a flat sliver)."""
     w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
-    thick = min(w, h) >= RAISE_MIN_THICK * hand_px or hand.gesture in RAISE_AIMED
+    thick = min(w, h) >= RAISE_MIN_THICK * hand_px or hand.gesture in AIMED
     return max(w, h) >= RAISE_MIN_SIDE * hand_px and thick
 
 
@@ -806,8 +791,7 @@ def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
 def _moved(a: HandSeen, b: HandSeen) -> bool:
     """Two sightings of a resting hand differ enough to be a new placement."""
     size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
-    dx, dy = b.centre[0] - a.centre[0], b.centre[1] - a.centre[1]
-    return bool(np.hypot(dx, dy) > 0.5 * size or a.owner != b.owner)
+    return _distance(a, b) > 0.5 * size or a.owner != b.owner
 
 
 class TableWatch:
