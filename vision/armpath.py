@@ -10,6 +10,12 @@ that difference are not the hand's arm, and both made a player's own vote look l
 * **What is beside the hand.** A neighbour's arm passing close to a fist joins its changed region at the
   fingers or the side. The hand's own arm leaves the hand at its wrist, away from the knuckles, so only
   the part of the region on the wrist's side counts, when the landmarks give a wrist.
+* **What the hand uncovered.** A hand that rested at the table's edge and moved onto the card left its
+  rest place showing the cloth again; when it rested there since the stretch began, the first frame does not
+  reveal that. An arm covers the cloth with a sleeve or skin, so a changed pixel that now shows the cloth's
+  colour is no arm (clean tuning seeds 806 and 906: a far-side player's own thumb-up read as the green-clad
+  neighbour's reach because the uncovered green cloth measured as that neighbour's sleeve; bench/RESULTS.md,
+  "Session 7: attribution").
 """
 
 from __future__ import annotations
@@ -28,12 +34,29 @@ WRIST_CONE_DEG = 50.0
 # The wrist direction is trusted only when the wrist lies this far from the hand's centre (in hand-box
 # sides); a flat, unreadable hand has no landmarks at all.
 WRIST_MIN_OFFSET = 0.1
+# A changed pixel whose colour (after a 5×5 blur) lies this close to the cloth's (``cloth_distance``) shows
+# the cloth: it was uncovered, not covered by an arm. Uncovered cloth measures 0.00-0.05 on the traced games;
+# the sleeve nearest the green cloth there (a green-clad player's, clean 906 seat 5) 0.3-0.6.
+CLOTH_NEAR = 0.15
 
 
 def _grey(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
     x0, y0, x1, y1 = box
     g = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
     out: npt.NDArray[np.uint8] = cv2.GaussianBlur(g, (5, 5), 0)
+    return out
+
+
+def cloth_distance(rgb: npt.NDArray[np.float64], cloth: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """How far each of ``rgb``'s (N, 3) colours is from the cloth's (3,) colour: the difference of their
+    chromaticities (r, g, b over their sum), plus a smaller part for a difference in brightness (shading
+    changes the brightness of the cloth, not its chromaticity). Returns (N,) distances."""
+    if rgb.ndim != 2 or rgb.shape[1] != 3 or cloth.shape != (3,):
+        raise ValueError(f"cloth_distance: expected (N, 3) and (3,) colours, got {rgb.shape}, {cloth.shape}")
+    sa = rgb.sum(axis=1, keepdims=True) + 10.0
+    sb = float(cloth.sum()) + 10.0
+    chroma = np.linalg.norm((rgb + 10.0 / 3) / sa - (cloth + 10.0 / 3) / sb, axis=1)
+    out: npt.NDArray[np.float64] = 3.0 * chroma + 0.5 * np.abs(np.log(sa[:, 0] / sb))
     return out
 
 
@@ -44,14 +67,16 @@ def arm_pixels(
     points: npt.NDArray[np.float32],
     size: float,
     background: npt.NDArray[np.uint8] | None = None,
+    cloth: npt.NDArray[np.float64] | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]] | None:
     """The changed region joined to a hand, and which of its pixels are its arm.
 
     ``before``/``after``/``background``: (H, W, 3) RGB frames (``background``: the stretch's first frame,
-    optional). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in frame pixels (all zero
-    when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the region's (N, 2) frame
-    pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side, or None when nothing
-    changed at the hand."""
+    optional). ``cloth``: the (3,) RGB colour of the table's cloth around the zone (optional: without it no
+    pixel is ruled out by its colour). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in
+    frame pixels (all zero when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the
+    region's (N, 2) frame pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side
+    (and not cloth-coloured, given ``cloth``), or None when nothing changed at the hand."""
     if points.shape != (21, 3):
         raise ValueError(f"points: expected (21, 3) landmarks, got {points.shape}")
     h, w = after.shape[:2]
@@ -86,4 +111,8 @@ def arm_pixels(
         if reach >= WRIST_MIN_OFFSET * size:
             cos = (rel @ (wrist / reach)) / np.maximum(np.hypot(rel[:, 0], rel[:, 1]), 1e-6)
             arm &= cos >= math.cos(math.radians(WRIST_CONE_DEG))
+    if cloth is not None:
+        near = cv2.GaussianBlur(np.ascontiguousarray(after[y0:y1, x0:x1]), (5, 5), 0)
+        rgb = near[ys, xs].astype(np.float64)
+        arm &= cloth_distance(rgb, cloth.astype(np.float64)) > CLOTH_NEAR  # uncovered cloth, no arm
     return pts, arm
