@@ -1,10 +1,13 @@
-"""Whose arm brought a hand to the table, when the hand uncovered its own rest place (``vision.armpath``,
-``HandFinder.arm_owner``): the cloth shown again where the hand lay is no neighbour's arm.
+"""Whose arm brought a hand to the table, judged against the table's cloth (``vision.armpath``,
+``HandFinder.arm_owner``): the cloth shown again where the hand lay is no neighbour's arm, and a sleeve as
+bright as the cloth but of another colour is still an arm.
 
 Clean tuning seeds 806 and 906 (bench/RESULTS.md, "Session 7: attribution"): a far-side player's hand rested
 at the table's edge from the stretch's start and moved onto the card. Its rest place showed the green cloth
 again; the changed region joined to the thumb-up took that in as "the arm", and its colour measured as the
-green-clad neighbour's sleeve, so the vote became the neighbour's reach. Small synthetic frames on a
+green-clad neighbour's sleeve, so the vote became the neighbour's reach. Clean tuning seeds 920 and 812: a
+neighbour's blue sleeve reaching across the green cloth was as bright as the cloth, so the grey difference
+kept only its hand and cuff, and the reach was read as the zone player's vote. Small synthetic frames on a
 two-seat layout: seat 1's body at the lower left, seat 2's at the lower right, the hand in seat 1's zone.
 """
 
@@ -104,3 +107,25 @@ def test_cloth_distance() -> None:
     assert d[2] > CLOTH_NEAR and d[3] > 1.0
     with pytest.raises(ValueError, match="cloth_distance"):
         cloth_distance(rgb[:, :2], cloth)
+
+
+BLUE = (46, 62, 112)  # as bright as the cloth in grey (64 against 68): a grey difference does not see it
+
+
+def test_a_sleeve_as_bright_as_the_cloth_is_still_seen() -> None:
+    """Clean 920: seat 9's blue sleeve reached across seat 8's zone; only the pointing hand and a sliver of
+    cuff changed in grey, too little to judge a sleeve by, so the hand was seat 8's vote. Changed in colour,
+    the sleeve is the hand's arm, and its colour is seat 2's clothes."""
+    finder = _finder()
+    first = _scene(BLUE)
+    after = first.copy()
+    cv2.line(after, (150, 190), (330, 250), BLUE, 14)
+    cv2.rectangle(after, (138, 178), (162, 202), SKIN, -1)
+    found = arm_pixels(first, after, (150.0, 190.0), np.zeros((21, 3), np.float32), 24.0, first, CLOTH_RGB)
+    assert found is not None and found[1].sum() > 500  # the sleeve beyond the hand, not only the hand
+    assert finder.arm_owner(first, after, _fist_hand(), 1, first) == 2
+    # the zone player's own red sleeve the same way is still the zone player's
+    own = first.copy()
+    cv2.line(own, (150, 190), (60, 300), RED, 14)
+    cv2.rectangle(own, (138, 178), (162, 202), SKIN, -1)
+    assert finder.arm_owner(first, own, _fist_hand(), 1, first) in (None, 1)
