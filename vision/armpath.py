@@ -1,8 +1,9 @@
 """Which changed pixels are the arm that brought a hand: the evidence :meth:`HandFinder.arm_owner` judges.
 
-A hand arriving in a table zone changed the picture along its arm as well as at the hand. Two things in
-that difference are not the hand's arm, and both made a player's own vote look like a neighbour's reach
-(tuning seeds 405, 513 and 514; bench/RESULTS.md, "Session 4: attribution"):
+A hand arriving in a table zone changed the picture along its arm as well as at the hand. Some of that
+difference is not the hand's arm, and some of the arm does not show in a plain grey difference; each made a
+player's own vote look like a neighbour's reach or the reverse (tuning seeds 405, 513 and 514:
+bench/RESULTS.md, "Session 4: attribution"; the last two points: "Session 7: attribution"):
 
 * **What left.** The picture from before the movement may hold a neighbour's arm that has since gone back
   (a reach or a vote a second earlier). Where it was, the picture shows again what it showed when the
@@ -10,6 +11,16 @@ that difference are not the hand's arm, and both made a player's own vote look l
 * **What is beside the hand.** A neighbour's arm passing close to a fist joins its changed region at the
   fingers or the side. The hand's own arm leaves the hand at its wrist, away from the knuckles, so only
   the part of the region on the wrist's side counts, when the landmarks give a wrist.
+* **What changed in colour only.** A sleeve can be as bright as the cloth it crosses (a blue sleeve on the
+  green cloth: grey 64 against 68), so a grey difference keeps only the hand and a sliver of cuff, too
+  little to judge. The difference is taken per colour channel (clean 920 and 812: a neighbour's reach read
+  as the zone player's vote).
+* **What the hand uncovered.** A hand that rested at the table's edge and moved onto the card left its
+  rest place showing the cloth again; when it rested there since the stretch began, the first frame does not
+  reveal that. An arm covers the cloth with a sleeve or skin, so a changed pixel that now shows the cloth's
+  colour is no arm (clean tuning seeds 806 and 906: a far-side player's own thumb-up read as the green-clad
+  neighbour's reach because the uncovered green cloth measured as that neighbour's sleeve; bench/RESULTS.md,
+  "Session 7: attribution").
 """
 
 from __future__ import annotations
@@ -20,7 +31,7 @@ import cv2
 import numpy as np
 import numpy.typing as npt
 
-ARM_DELTA = 18  # grey levels (after a 5×5 blur) that count as changed along an arm
+ARM_DELTA = 18  # levels of any one colour channel (after a 5×5 blur) that count as changed along an arm
 WRIST = 0
 # The arm leaves the hand within this angle of the direction from the hand's centre to its wrist. Wider
 # takes in a neighbour's arm lying beside a fist (seed 405: seat 5's sleeve 61° from seat 4's wrist).
@@ -28,12 +39,36 @@ WRIST_CONE_DEG = 50.0
 # The wrist direction is trusted only when the wrist lies this far from the hand's centre (in hand-box
 # sides); a flat, unreadable hand has no landmarks at all.
 WRIST_MIN_OFFSET = 0.1
+# A changed pixel whose colour (after a 5×5 blur) lies this close to the cloth's (``cloth_distance``) shows
+# the cloth: it was uncovered, not covered by an arm. Uncovered cloth measures 0.00-0.05 on the traced games;
+# the sleeve nearest the green cloth there (a green-clad player's, clean 906 seat 5) 0.3-0.6.
+CLOTH_NEAR = 0.15
 
 
-def _grey(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.uint8]:
+def _blur(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.int16]:
+    """The box of an (H, W, 3) frame, blurred 5×5: (h, w, 3) signed levels."""
     x0, y0, x1, y1 = box
-    g = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
-    out: npt.NDArray[np.uint8] = cv2.GaussianBlur(g, (5, 5), 0)
+    blurred = cv2.GaussianBlur(np.ascontiguousarray(img[y0:y1, x0:x1]), (5, 5), 0)
+    out: npt.NDArray[np.int16] = blurred.astype(np.int16)
+    return out
+
+
+def _diff(a: npt.NDArray[np.int16], b: npt.NDArray[np.int16]) -> npt.NDArray[np.int16]:
+    """How much each pixel changed between two (h, w, 3) blurred boxes: its largest channel difference."""
+    out: npt.NDArray[np.int16] = np.abs(a - b).max(axis=2)
+    return out
+
+
+def cloth_distance(rgb: npt.NDArray[np.float64], cloth: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """How far each of ``rgb``'s (N, 3) colours is from the cloth's (3,) colour: the difference of their
+    chromaticities (r, g, b over their sum), plus a smaller part for a difference in brightness (shading
+    changes the brightness of the cloth, not its chromaticity). Returns (N,) distances."""
+    if rgb.ndim != 2 or rgb.shape[1] != 3 or cloth.shape != (3,):
+        raise ValueError(f"cloth_distance: expected (N, 3) and (3,) colours, got {rgb.shape}, {cloth.shape}")
+    sa = rgb.sum(axis=1, keepdims=True) + 10.0
+    sb = float(cloth.sum()) + 10.0
+    chroma = np.linalg.norm((rgb + 10.0 / 3) / sa - (cloth + 10.0 / 3) / sb, axis=1)
+    out: npt.NDArray[np.float64] = 3.0 * chroma + 0.5 * np.abs(np.log(sa[:, 0] / sb))
     return out
 
 
@@ -44,14 +79,16 @@ def arm_pixels(
     points: npt.NDArray[np.float32],
     size: float,
     background: npt.NDArray[np.uint8] | None = None,
+    cloth: npt.NDArray[np.float64] | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]] | None:
     """The changed region joined to a hand, and which of its pixels are its arm.
 
     ``before``/``after``/``background``: (H, W, 3) RGB frames (``background``: the stretch's first frame,
-    optional). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in frame pixels (all zero
-    when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the region's (N, 2) frame
-    pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side, or None when nothing
-    changed at the hand."""
+    optional). ``cloth``: the (3,) RGB colour of the table's cloth around the zone (optional: without it no
+    pixel is ruled out by its colour). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in
+    frame pixels (all zero when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the
+    region's (N, 2) frame pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side
+    (and not cloth-coloured, given ``cloth``), or None when nothing changed at the hand."""
     if points.shape != (21, 3):
         raise ValueError(f"points: expected (21, 3) landmarks, got {points.shape}")
     h, w = after.shape[:2]
@@ -61,10 +98,10 @@ def arm_pixels(
     x0, y0, x1, y1 = box
     if x1 - x0 < 8 or y1 - y0 < 8:
         return None
-    now = _grey(after, box)
-    changed = cv2.absdiff(_grey(before, box), now) > ARM_DELTA
+    now = _blur(after, box)
+    changed = _diff(_blur(before, box), now) > ARM_DELTA
     if background is not None:
-        changed &= cv2.absdiff(_grey(background, box), now) > ARM_DELTA  # uncovered, not covered
+        changed &= _diff(_blur(background, box), now) > ARM_DELTA  # uncovered, not covered
     mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
     n, labels, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hx, hy = int(cx - x0), int(cy - y0)
@@ -86,4 +123,7 @@ def arm_pixels(
         if reach >= WRIST_MIN_OFFSET * size:
             cos = (rel @ (wrist / reach)) / np.maximum(np.hypot(rel[:, 0], rel[:, 1]), 1e-6)
             arm &= cos >= math.cos(math.radians(WRIST_CONE_DEG))
+    if cloth is not None:
+        rgb = now[ys, xs].astype(np.float64)
+        arm &= cloth_distance(rgb, cloth.astype(np.float64)) > CLOTH_NEAR  # uncovered cloth, no arm
     return pts, arm

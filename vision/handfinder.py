@@ -277,6 +277,17 @@ class HandFinder:
         x1, y1 = int(np.clip(cx + half + 1, x0 + 1, w)), int(np.clip(cy + half + 1, y0 + 1, h))
         return np.median(frame[y0:y1, x0:x1].reshape(-1, 3).astype(np.float64), axis=0)
 
+    def cloth(self, frame: npt.NDArray[np.uint8], seat: int) -> npt.NDArray[np.float64]:
+        """The median colour of the seat's table zone, RGB: the cloth's colour there (hands and cards cover
+        only a small part of the zone)."""
+        x0, y0, x1, y1 = _padded_box(self._polys[(seat, "table_zone")], frame.shape, 0.0)
+        poly = self._polys[(seat, "table_zone")] - np.array([x0, y0])
+        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+        cv2.fillPoly(mask, [np.round(poly).astype(np.int32)], 1)
+        if not mask.any():
+            mask[:] = 1
+        return np.median(frame[y0:y1, x0:x1][mask.astype(bool)].astype(np.float64), axis=0)
+
     def _sleeve_owner(
         self,
         before: npt.NDArray[np.uint8],
@@ -317,7 +328,8 @@ class HandFinder:
         own player keeps the hand). See :mod:`vision.armpath` for which changed pixels count as the arm."""
         size = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 12.0)
         cx, cy = hand.centre
-        found = arm_pixels(before, after, hand.centre, hand.points, size, background)
+        cloth = self.cloth(background if background is not None else before, zone_seat)
+        found = arm_pixels(before, after, hand.centre, hand.points, size, background, cloth)
         if found is None:
             return None
         pts, far = found

@@ -66,8 +66,11 @@ def test_an_arm_that_left_before_the_hand_came_is_not_the_hands_arm() -> None:
     before = first.copy()
     cv2.line(before, (160, 195), (330, 250), BLUE, 14)  # the neighbour's arm, towards seat 2's body
     after = _fist(first)  # the arm has gone back; the zone player's fist has landed
-    assert finder.arm_owner(before, after, _hand(), zone_seat=1) == 2  # without the stretch's first frame
-    assert finder.arm_owner(before, after, _hand(), 1, first) is None  # with it: the hand's own player
+    found = arm_pixels(before, after, (150.0, 190.0), np.zeros((21, 3), np.float32), 24.0)
+    assert found is not None and found[1].sum() > 200  # without the stretch's first frame: the arm's place
+    found = arm_pixels(before, after, (150.0, 190.0), np.zeros((21, 3), np.float32), 24.0, first)
+    assert found is None or found[1].sum() == 0  # with it: nothing of the arm is left
+    assert finder.arm_owner(before, after, _hand(), 1, first) is None  # the hand's own player
 
 
 def test_an_arm_that_arrived_is_still_seen_with_the_first_frame() -> None:
