@@ -19,6 +19,9 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   hair or clothes in the disc (a band is a tenth to a third of them). A hand blob over the disc mutes it
   only when most of the blob lies off the disc (at the near seats the band's own change is a bar shaped
   like an arm's strip), and an arm in the seat's raise zone does not (a neighbour's shot crosses it).
+  Without the share, two more things light a band's area: a hand shifted under the band (its outline's
+  change crosses it) and a head shifted in a dark hood (a crescent along its edge); so the light pixels
+  must lie in a horizontal bar (:data:`BAR_RATIO`) and be a good part of their change (:data:`BLOB_LIT`).
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
@@ -89,6 +92,8 @@ SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is rep
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share of a head's square
+BAR_RATIO = 1.8  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
+BLOB_LIT = 0.3  # ...and are this share of their changed blobs (bands 0.36-0.73, a hand's outline under 0.27)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -312,6 +317,33 @@ def elongation(lab: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> n
     return out
 
 
+def _band_off(
+    lit: np.ndarray, labels: np.ndarray, area: np.ndarray, ref: np.ndarray, flat: np.ndarray, w_img: int
+) -> bool:
+    """Whether the disc's pixels turned light (``lit``, flat indices (m,)) are a band taken off: a
+    horizontal bar (their spread across :data:`BAR_RATIO` times their spread up and down; a head shifted
+    in a dark hood lights a crescent along its edge, 1.2-1.3) whose change is mostly itself (the light
+    pixels hold :data:`BLOB_LIT` of the changed blobs they lie in; a hand shifted under the band changes
+    its whole outline and lights a sliver of it, 0.19-0.26). ``labels`` (h·w,) the changed pixels' blob,
+    ``area`` (count,) each blob's size, ``ref`` (h, w, 3) the reference, ``flat`` (h·w, 3) the sample."""
+    ys, xs = np.divmod(lit, w_img)
+    if xs.var() + 1.0 / 12 < BAR_RATIO**2 * (ys.var() + 1.0 / 12):
+        return False
+    blobs = np.unique(labels[lit])
+    blobs = blobs[blobs > 0]
+    if not len(blobs):
+        return False
+    pix = np.flatnonzero(np.isin(labels, blobs))
+    was = ref.reshape(-1, 3)[pix].astype(np.int16)
+    now = flat[pix].astype(np.int16)
+    light = (
+        np.all(was < DARK_LEVEL, axis=1)
+        & ~np.all(now < DARK_LEVEL, axis=1)
+        & np.any(now - was > DIFF_LEVEL, axis=1)
+    )
+    return bool(light.sum() >= BLOB_LIT * area[blobs].sum())
+
+
 def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarray) -> Series:
     """The per-seat signals of every sample against the bowed reference.
 
@@ -422,7 +454,9 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                     # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
                     # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
                     up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
-                    mask[s.seat][i] = int((rd & ~dk & up).sum()) / s.scale**2
+                    lit = ib[rd & ~dk & up]
+                    if len(lit) < MASK_AREA * s.scale**2 or _band_off(lit, labels, area, ref, flat, w_img):
+                        mask[s.seat][i] = len(lit) / s.scale**2
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
