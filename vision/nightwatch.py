@@ -93,7 +93,7 @@ END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share of a head's square
 BAR_RATIO = 1.8  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
-BLOB_LIT = 0.3  # ...and are this share of their changed blobs (bands 0.36-0.73, a hand's outline under 0.27)
+BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -324,7 +324,7 @@ def _band_off(
     horizontal bar (their spread across :data:`BAR_RATIO` times their spread up and down; a head shifted
     in a dark hood lights a crescent along its edge, 1.2-1.3) whose change is mostly itself (the light
     pixels hold :data:`BLOB_LIT` of the changed blobs they lie in; a hand shifted under the band changes
-    its whole outline and lights a sliver of it, 0.19-0.26). ``labels`` (h·w,) the changed pixels' blob,
+    its whole outline and lights a sliver of it, 0.19-0.27). ``labels`` (h·w,) the changed pixels' blob,
     ``area`` (count,) each blob's size, ``ref`` (h, w, 3) the reference, ``flat`` (h·w, 3) the sample."""
     ys, xs = np.divmod(lit, w_img)
     if xs.var() + 1.0 / 12 < BAR_RATIO**2 * (ys.var() + 1.0 / 12):
