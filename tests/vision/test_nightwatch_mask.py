@@ -196,3 +196,42 @@ def test_the_mask_fact_needs_the_band_lifted_and_held(geo: nw.Geometry) -> None:
         series = nw.measure(geo, times, frames, ref)
         found = nw.facts(series, 0, n * nw.STEP_MS)
         assert [(f.kind, f.seat, f.t) for f in found] == expected
+
+
+def _picture_parts(
+    lit_px: np.ndarray, blob_px: np.ndarray, w: int = 60, h: int = 40
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """(lit flat indices, labels (h·w,), blob areas, reference (h, w, 3), sample (h·w, 3)) for
+    :func:`nw._band_off`: the pixels ``blob_px`` (bool (h, w)) changed, as one blob; of them ``lit_px``
+    were band-dark in the reference and turned skin, the rest changed from skin to a sleeve's colour."""
+    ref = np.full((h, w, 3), SKIN, np.uint8)
+    ref[lit_px] = BAND
+    cur = ref.copy()
+    cur[blob_px] = (94, 45, 44)
+    cur[lit_px] = SKIN
+    labels = blob_px.ravel().astype(np.int64)
+    area = np.array([0, int(blob_px.sum())])
+    return np.flatnonzero(lit_px.ravel()), labels, area, ref, cur.reshape(-1, 3)
+
+
+def test_a_band_off_is_a_bar_that_is_most_of_its_change() -> None:
+    """0.7's two checks on the light pixels (the first cut without them, f057a4e, raised three false masks
+    on seed 6): a band taken off is a horizontal bar and most of its own change -> a band; the same bar
+    inside a hand's outline four times its size (a hand shifted under the band: 0.19-0.27 of the blob)
+    -> no band; a crescent along a head's edge (a head shifted in a dark hood: spread ratio 1.2-1.3),
+    all of its blob -> no band."""
+    h, w = 40, 60
+    yy, xx = np.mgrid[0:h, 0:w]
+    bar = (abs(yy - 20) <= 2) & (abs(xx - 30) <= 10)
+    args = _picture_parts(bar, bar)
+    assert nw._band_off(*args, w)
+    box = (abs(yy - 20) <= 9) & (abs(xx - 30) <= 20)
+    outline = bar | (box & ((abs(yy - 20) >= 7) | (abs(xx - 30) >= 17)))
+    assert bar.sum() / outline.sum() < nw.BLOB_LIT
+    args = _picture_parts(bar, outline)
+    assert not nw._band_off(*args, w)
+    r = np.hypot(yy - 20, xx - 30)
+    crescent = (r >= 7) & (r <= 11) & (yy <= 24) & (xx <= 38)
+    assert crescent.sum() >= 0.8 * bar.sum()
+    args = _picture_parts(crescent, crescent)
+    assert not nw._band_off(*args, w)
