@@ -92,7 +92,8 @@ SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is rep
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
 MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share of a head's square
-BAR_RATIO = 1.8  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
+BAR_RATIO = 2.0  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
+BAR_TALL = 0.06  # ...this many head widths tall (bands 0.075+, a hand's edge slid under the band 0.043)
 BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
@@ -318,16 +319,25 @@ def elongation(lab: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> n
 
 
 def _band_off(
-    lit: np.ndarray, labels: np.ndarray, area: np.ndarray, ref: np.ndarray, flat: np.ndarray, w_img: int
+    lit: np.ndarray,
+    labels: np.ndarray,
+    area: np.ndarray,
+    ref: np.ndarray,
+    flat: np.ndarray,
+    w_img: int,
+    scale: float = WORK_HEAD_PX,
 ) -> bool:
     """Whether the disc's pixels turned light (``lit``, flat indices (m,)) are a band taken off: a
     horizontal bar (their spread across :data:`BAR_RATIO` times their spread up and down; a head shifted
     in a dark hood lights a crescent along its edge, 1.2-1.3) whose change is mostly itself (the light
     pixels hold :data:`BLOB_LIT` of the changed blobs they lie in; a hand shifted under the band changes
-    its whole outline and lights a sliver of it, 0.19-0.27). ``labels`` (h·w,) the changed pixels' blob,
+    its whole outline and lights a sliver of it, 0.19-0.27), and at least :data:`BAR_TALL` of ``scale``
+    (the seat's head width) tall (a hand's edge sliding under the band by a pixel or two lights a line two
+    pixels tall). ``labels`` (h·w,) the changed pixels' blob,
     ``area`` (count,) each blob's size, ``ref`` (h, w, 3) the reference, ``flat`` (h·w, 3) the sample."""
     ys, xs = np.divmod(lit, w_img)
-    if xs.var() + 1.0 / 12 < BAR_RATIO**2 * (ys.var() + 1.0 / 12):
+    tall = ys.var() + 1.0 / 12
+    if xs.var() + 1.0 / 12 < BAR_RATIO**2 * tall or 12.0 * tall < (BAR_TALL * scale) ** 2:
         return False
     blobs = np.unique(labels[lit])
     blobs = blobs[blobs > 0]
@@ -455,7 +465,8 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                     # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
                     up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
                     lit = ib[rd & ~dk & up]
-                    if len(lit) < MASK_AREA * s.scale**2 or _band_off(lit, labels, area, ref, flat, w_img):
+                    few = len(lit) < MASK_AREA * s.scale**2
+                    if few or _band_off(lit, labels, area, ref, flat, w_img, s.scale):
                         mask[s.seat][i] = len(lit) / s.scale**2
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
