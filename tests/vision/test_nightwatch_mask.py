@@ -219,7 +219,8 @@ def test_a_band_off_is_a_bar_that_is_most_of_its_change() -> None:
     on seed 6): a band taken off is a horizontal bar and most of its own change -> a band; the same bar
     inside a hand's outline four times its size (a hand shifted under the band: 0.19-0.27 of the blob)
     -> no band; a crescent along a head's edge (a head shifted in a dark hood: spread ratio 1.2-1.3),
-    all of its blob -> no band."""
+    all of its blob -> no band; a line two pixels tall at a 46 px head (a hand's edge sliding under the
+    band, seed 5's quiet nights at seats 2 and 9) -> no band."""
     h, w = 40, 60
     yy, xx = np.mgrid[0:h, 0:w]
     bar = (abs(yy - 20) <= 2) & (abs(xx - 30) <= 10)
@@ -235,3 +236,7 @@ def test_a_band_off_is_a_bar_that_is_most_of_its_change() -> None:
     assert crescent.sum() >= 0.8 * bar.sum()
     args = _picture_parts(crescent, crescent)
     assert not nw._band_off(*args, w)
+    line = (yy >= 20) & (yy <= 21) & (abs(xx - 30) <= 10)  # a hand's edge slid under the band: 2 px tall
+    args = _picture_parts(line, line)
+    assert not nw._band_off(*args, w, 46.4)
+    assert nw._band_off(*_picture_parts(bar, bar), w, 46.4)
