@@ -13,9 +13,15 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
 * **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
   it and the head does not rise: the mask lifted. A lost pixel counts only when it turned *light*
   (brighter than the reference by :data:`DIFF_LEVEL`, as skin is against the band), and the light ones
-  must hold :data:`MASK_AREA` of a head's square (0.6): at the mid-side seats the disc holds only a dozen
-  or two dark pixels of shadow, and a sleeve's shade sliding over them (a change under DIFF_LEVEL) or a
-  shadow's rim of a few pixels lightening when the shoulder moves read as a mask off in 0.4.
+  must hold :data:`MASK_AREA` of a head's square (0.7): a band lifted turns 0.013-0.04 head squares light
+  wherever the disc sits on it, a cuff or a sleeve's shade over a shadow's rim at a mid-side seat under
+  0.008. 0.6 also asked for a share of the disc's dark pixels, which lost the bands of heads with dark
+  hair or clothes in the disc (a band is a tenth to a third of them). A hand blob over the disc mutes it
+  only when most of the blob lies off the disc (at the near seats the band's own change is a bar shaped
+  like an arm's strip), and an arm in the seat's raise zone does not (a neighbour's shot crosses it).
+  Without the share, two more things light a band's area: a hand shifted under the band (its outline's
+  change crosses it) and a head shifted in a dark hood (a crescent along its edge); so the light pixels
+  must lie in a horizontal bar (:data:`BAR_RATIO`) and be a good part of their change (:data:`BLOB_LIT`).
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
@@ -76,7 +82,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.6"
+VERSION = "0.7"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -85,8 +91,10 @@ SETTLE_MS = 3000  # heads still going down at the start of a stretch
 SETTLE_KEEP_MS = 5000  # ...but a head still up this long after the start is reported
 END_GUARD_MS = 1200  # heads rising for the day just before the day mark
 HEAD_SHARE = 0.15  # head path changed share that counts as the head up
-MASK_LOST = 0.38  # share of the reference's dark pixels in the bowed place that turned light
-MASK_AREA = 0.006  # ...and hold this share of a head's square (a band 0.009+, a shadow's rim under 0.004)
+MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share of a head's square
+BAR_RATIO = 2.0  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
+BAR_TALL = 0.06  # ...this many head widths tall (bands 0.075+, a hand's edge slid under the band 0.043)
+BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -224,10 +232,10 @@ def _ip(p: np.ndarray) -> tuple[int, int]:
 
 @dataclass(frozen=True)
 class Series:
-    """Per seat and sample: ``head`` (changed share of the head path), ``mask`` (share of the bowed place's
-    dark pixels turned light), ``move`` (hands: the larger changed share of the table and raise zones),
-    ``raised`` (the raise zone's share alone), ``high`` (any change in the raise zone clear of every head
-    path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's table zone), ``lift``
+    """Per seat and sample: ``head`` (changed share of the head path), ``mask`` (the bowed place's dark
+    pixels turned light, in head squares), ``move`` (hands: the larger changed share of the table and raise
+    zones), ``raised`` (the raise zone's share alone), ``high`` (any change in the raise zone clear of every
+    head path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's table zone), ``lift``
     (how far the head moved, in the seat's ``rise``: a head moved by d px changes about 2·d·(head width)
     px, so d = changed head px / (2·scale)), ``span`` (the seat's largest hand change that covers at least
     :data:`AREA_MIN` of a head's square: its diagonal in head widths). Arrays (n,), n = len(times)."""
@@ -308,6 +316,42 @@ def elongation(lab: np.ndarray, xs: np.ndarray, ys: np.ndarray, count: int) -> n
     half, root = (sxx + syy) / 2, np.sqrt(((sxx - syy) / 2) ** 2 + sxy**2)
     out: np.ndarray = np.sqrt((half + root) / np.maximum(half - root, 1e-9))
     return out
+
+
+def _band_off(
+    lit: np.ndarray,
+    labels: np.ndarray,
+    area: np.ndarray,
+    ref: np.ndarray,
+    flat: np.ndarray,
+    w_img: int,
+    scale: float = WORK_HEAD_PX,
+) -> bool:
+    """Whether the disc's pixels turned light (``lit``, flat indices (m,)) are a band taken off: a
+    horizontal bar (their spread across :data:`BAR_RATIO` times their spread up and down; a head shifted
+    in a dark hood lights a crescent along its edge, 1.2-1.3) whose change is mostly itself (the light
+    pixels hold :data:`BLOB_LIT` of the changed blobs they lie in; a hand shifted under the band changes
+    its whole outline and lights a sliver of it, 0.19-0.27), and at least :data:`BAR_TALL` of ``scale``
+    (the seat's head width) tall (a hand's edge sliding under the band by a pixel or two lights a line two
+    pixels tall). ``labels`` (h·w,) the changed pixels' blob,
+    ``area`` (count,) each blob's size, ``ref`` (h, w, 3) the reference, ``flat`` (h·w, 3) the sample."""
+    ys, xs = np.divmod(lit, w_img)
+    tall = ys.var() + 1.0 / 12
+    if xs.var() + 1.0 / 12 < BAR_RATIO**2 * tall or 12.0 * tall < (BAR_TALL * scale) ** 2:
+        return False
+    blobs = np.unique(labels[lit])
+    blobs = blobs[blobs > 0]
+    if not len(blobs):
+        return False
+    pix = np.flatnonzero(np.isin(labels, blobs))
+    was = ref.reshape(-1, 3)[pix].astype(np.int16)
+    now = flat[pix].astype(np.int16)
+    light = (
+        np.all(was < DARK_LEVEL, axis=1)
+        & ~np.all(now < DARK_LEVEL, axis=1)
+        & np.any(now - was > DIFF_LEVEL, axis=1)
+    )
+    return bool(light.sum() >= BLOB_LIT * area[blobs].sum())
 
 
 def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarray) -> Series:
@@ -399,6 +443,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
         zone_counts = np.stack([_count(labels, i_zones[s.seat], count) for s in geo.seats])
         hand_owner = np.argmax(zone_counts, axis=0)
         mine_hand = [is_hand & (hand_owner == k) for k in range(len(geo.seats))]
+        in_disc = [_count(labels, i_bowed[s.seat], count) for s in geo.seats]
         for k, s in enumerate(geo.seats):
             mine = is_head & (owner == k)
             head_px = float(area[mine].sum())
@@ -408,7 +453,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             if big.any():
                 span[s.seat][i] = float(diag[big].max()) / s.scale
             ib = i_bowed[s.seat]
-            if not is_hand[labels[ib]].any():
+            # a hand over the disc mutes it; a band's own change is no hand, though at the near seats its
+            # bar (a head wide, a fifth as tall) is shaped like an arm's strip: a hand comes from outside,
+            # so a blob counts only when most of it lies off the disc
+            if not (is_hand & (in_disc[k] < 0.5 * safe))[labels[ib]].any():
                 rd, dk = ref_dark[ib], np.all(flat[ib] < DARK_LEVEL, axis=1)
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
@@ -416,9 +464,10 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                     # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
                     # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
                     up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
-                    light = int((rd & ~dk & up).sum())
-                    if light >= MASK_AREA * s.scale**2:
-                        mask[s.seat][i] = light / nd
+                    lit = ib[rd & ~dk & up]
+                    few = len(lit) < MASK_AREA * s.scale**2
+                    if few or _band_off(lit, labels, area, ref, flat, w_img, s.scale):
+                        mask[s.seat][i] = len(lit) / s.scale**2
             hand_px = mine_hand[k][labels]
             it, ir = i_table[s.seat], i_raise[s.seat]
             raised[s.seat][i] = float(hand_px[ir].sum()) / max(1, len(ir))
@@ -532,12 +581,14 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 peak = float(lift[a : b + 1].max())
                 out.append(Fact("head_up", seat, int(times[a]), int(times[b]), _conf(peak, LIFT_MIN)))
         m = series.mask[seat]
-        off = (m > MASK_LOST) & ~near(head > HEAD_SHARE) & ~raised
+        # not muted by an arm in the raise zone (a neighbour's shot crosses it): a hand over the band
+        # mutes the signal itself, sample by sample
+        off = (m >= MASK_AREA) & ~near(head > HEAD_SHARE)
         # a mask taken off stays off; a nod bobs the band's edge for half a second and returns
         for a, b in runs(off, min_len=MASK_HOLD):
             if keep(a, b):
                 peak = float(m[a : b + 1].max())
-                out.append(Fact("mask", seat, int(times[a]), int(times[b]), _conf(peak, MASK_LOST)))
+                out.append(Fact("mask", seat, int(times[a]), int(times[b]), _conf(peak, MASK_AREA)))
         touching = np.zeros(len(times), bool)  # touching a neighbour, or touched by one
         for (s, o), v in series.touch.items():
             if o == seat:

@@ -345,6 +345,6 @@ def test_a_mask_off_must_hold_longer_than_a_nods_bob() -> None:
     n = 60
     for hold, expected in ((5, []), (7, [("mask", 3, 20 * nw.STEP_MS)])):
         s = _series({3: [0.0] * n})
-        s.mask[3][20 : 20 + hold] = 2 * nw.MASK_LOST
+        s.mask[3][20 : 20 + hold] = 2 * nw.MASK_AREA
         found = nw.facts(s, 0, n * nw.STEP_MS)
         assert [(f.kind, f.seat, f.t) for f in found] == expected, hold
