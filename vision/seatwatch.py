@@ -78,6 +78,10 @@ RAISE_MIN_THICK = 0.25
 # the table as a "fist" a whole hand length square (clean 817, seat 8: 51 x 51 px, hands 51 px long;
 # noisy 607, seat 7: an "other" 1.05 x 0.96). Aiming shapes are spared: a gun seen side on spans up to 0.77.
 RAISE_MAX_THICK = 0.75
+# ...and, unless it aims, at most this long: true raises of other shapes span at most 0.81 of the hand length,
+# while heads and masks uncovered by a neighbour's arm moving away read as hands 0.85-1.12 long (noisy 801,
+# seat 9: an "other" 61 x 34 px where hands are 58 px long, held).
+RAISE_MAX_SIDE = 0.95
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -792,11 +796,13 @@ def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
 def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
     """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
     also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
-    between RAISE_MIN_THICK and RAISE_MAX_THICK of it across unless it aims (not a flat sliver, not a
-    head)."""
+    unless it aims, between RAISE_MIN_THICK and RAISE_MAX_THICK of it across and at most RAISE_MAX_SIDE
+    long (not a flat sliver, not a head)."""
     w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
-    thick = RAISE_MIN_THICK * hand_px <= min(w, h) <= RAISE_MAX_THICK * hand_px or hand.gesture in AIMED
-    return max(w, h) >= RAISE_MIN_SIDE * hand_px and thick
+    if hand.gesture in AIMED:
+        return max(w, h) >= RAISE_MIN_SIDE * hand_px
+    thick = RAISE_MIN_THICK * hand_px <= min(w, h) <= RAISE_MAX_THICK * hand_px
+    return RAISE_MIN_SIDE * hand_px <= max(w, h) <= RAISE_MAX_SIDE * hand_px and thick
 
 
 def _still_there(hand: HandSeen, lying: list[HandSeen], static: list[HandSeen]) -> bool:

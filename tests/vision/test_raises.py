@@ -214,7 +214,7 @@ def test_a_flat_sliver_is_no_raised_hand(flat: float, gesture: str, raises: int)
     a 38 x 11 px sliver of it (hands there are 63 px long) as a hand held high: a second shot by seat 10,
     which turned the night's kill into a miss. The thinnest true raise on the tuning games is 0.32 hand
     lengths across, but for a pointing finger seen edge on (noisy 606, 0.19): a hand that aims is spared."""
-    hands = _rising(round(HAND_PX))
+    hands = _rising(round(0.8 * HAND_PX))
     kinds = [o.kind for o in _observe(hands, finder=FlatFinder(hands, flat, gesture))]
     assert kinds.count("shot_raise") == raises
 
@@ -243,17 +243,24 @@ def test_a_gun_found_only_at_its_top_then_coming_down_is_a_raise_when_it_held_th
 
 
 @pytest.mark.parametrize(
-    ("flat", "gesture", "raises"),
-    [(1.0, "fist", 0), (1.0, "other", 0), (0.6, "fist", 1), (1.0, "gun", 1), (1.0, "point", 1)],
+    ("share", "flat", "gesture", "raises"),
+    [
+        (1.0, 1.0, "fist", 0),  # clean 817: a masked head coming up, 51 x 51 px where hands are 51 px long
+        (1.05, 0.58, "other", 0),  # noisy 801: a head uncovered by an arm moving away, 61 x 34 px (58)
+        (0.8, 0.7, "fist", 1),  # about the largest true raise of a shape that does not aim
+        (1.0, 1.0, "gun", 1),
+        (1.0, 1.0, "point", 1),
+    ],
 )
-def test_a_head_read_as_a_fist_a_hand_length_square_is_no_raised_hand(
-    flat: float, gesture: str, raises: int
+def test_a_head_read_as_a_hand_a_hand_length_across_is_no_raised_hand(
+    share: float, flat: float, gesture: str, raises: int
 ) -> None:
     """Clean 817: seat 8's masked head coming up from the table was read as a "fist" 51 x 51 px (hands
-    there are 51 px long), held: a second shot by seat 8, which turned the night's kill into a miss. The
-    widest true raise of a shape that does not aim is 0.67 hand lengths across; a gun seen side on spans
-    up to 0.77, so aiming shapes are spared."""
-    hands = _rising(round(HAND_PX))
+    there are 51 px long), held: a second shot by seat 8, which turned the night's kill into a miss; noisy
+    801: seat 9's head, uncovered when a neighbour's arm moved away, read as an "other" 1.05 hand lengths
+    long: a false shot. True raises of shapes that do not aim span at most 0.81 hand lengths, 0.67 across;
+    a gun seen side on spans up to 0.77 across, so aiming shapes are spared."""
+    hands = _rising(round(share * HAND_PX))
     kinds = [o.kind for o in _observe(hands, finder=FlatFinder(hands, flat, gesture))]
     assert kinds.count("shot_raise") == raises
 
