@@ -258,7 +258,7 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
-        lying = [h for h in arrivals if self._lay_there(h.box, frame) or self._on_unseen(h.box)]
+        lying = [h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box)]
         if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
             st.resting = st.resting + lying
             arrivals = [h for h in arrivals if not any(h is x for x in lying)]
@@ -420,15 +420,17 @@ class ZoneWatcher:
             >= UNSEEN_CLOTH_DIST
         )
 
-    def _lay_there(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+    def _lay_there(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
         """A hand whose place shows what it showed when the stretch began lay there then, and is no landing.
-        On noisy video see :func:`vision.noise.lay_there`. On clean video too the landmarker can miss a
-        relaxed hand resting in the zone at the stretch's start and find it only at a vote's settle, where
-        it is no vote's hand (clean 803 and 817, seat 1: the rest hand beside a thumb-up the landmarker did
-        not read was taken for the arrival; it stayed when the thumb-up left, so the lift was never seen)."""
-        if self._start is None:
+        On noisy video any hand (see :func:`vision.noise.lay_there`). On clean video a relaxed hand: the
+        landmarker can miss one resting in the zone at the stretch's start and find it only at a vote's
+        settle, where it is no vote's hand (clean 803 and 817, seat 1: the rest hand beside a thumb-up the
+        landmarker did not read was taken for the arrival; it stayed when the thumb-up left, so the lift was
+        never seen). A voting shape found there on clean video is still a landing: a fist that rested there
+        at the start, was lifted and put back in the same place."""
+        if self._start is None or (not self._noisy() and hand.gesture in VOTING_SHAPES):
             return False
-        return self._unchanged(box, self._grey(frame), self._start)
+        return self._unchanged(hand.box, self._grey(frame), self._start)
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
@@ -519,7 +521,7 @@ class ZoneWatcher:
                 matched_before.add(j)
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
-        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame) and not self._on_unseen(h.box)]
+        arrivals = [h for h in arrivals if not self._lay_there(h, frame) and not self._on_unseen(h.box)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
