@@ -32,7 +32,6 @@ from vision.noise import (
     NoiseLevel,
     covered,
     denoised,
-    lay_there,
     measure,
     settle_frames,
     start_shapes_trusted,
@@ -74,6 +73,15 @@ RAISE_MIN_SIDE = 0.42
 # hands are 63 px long, 0.17) as a hand. A pointing finger seen edge on is thinner (noisy 606: seat 4's
 # "point", 0.19); the thinnest true sighting of another shape on the tuning games: 0.32.
 RAISE_MIN_THICK = 0.25
+# ...and, unless it aims, at most this share across: a fist or palm raised at night spans at most 0.67 of
+# it on the narrower side (tuning games 401-720), but the landmarker also reads a masked head coming up from
+# the table as a "fist" a whole hand length square (clean 817, seat 8: 51 x 51 px, hands 51 px long;
+# noisy 607, seat 7: an "other" 1.05 x 0.96). Aiming shapes are spared: a gun seen side on spans up to 0.77.
+RAISE_MAX_THICK = 0.75
+# ...and, unless it aims, at most this long: true raises of other shapes span at most 0.81 of the hand length,
+# while heads and masks uncovered by a neighbour's arm moving away read as hands 0.85-1.12 long (noisy 801,
+# seat 9: an "other" 61 x 34 px where hands are 58 px long, held).
+RAISE_MAX_SIDE = 0.95
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -250,7 +258,7 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
-        lying = [h for h in arrivals if self._lay_there(h.box, frame) or self._on_unseen(h.box)]
+        lying = [h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box)]
         if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
             st.resting = st.resting + lying
             arrivals = [h for h in arrivals if not any(h is x for x in lying)]
@@ -412,12 +420,17 @@ class ZoneWatcher:
             >= UNSEEN_CLOTH_DIST
         )
 
-    def _lay_there(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
-        """On noisy video, a hand whose place shows what it showed when the stretch began lay there then
-        (:func:`vision.noise.lay_there`)."""
-        if self.noise is None or not self.noise.noisy or self._start is None:
+    def _lay_there(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
+        """A hand whose place shows what it showed when the stretch began lay there then, and is no landing.
+        On noisy video any hand (see :func:`vision.noise.lay_there`). On clean video a relaxed hand: the
+        landmarker can miss one resting in the zone at the stretch's start and find it only at a vote's
+        settle, where it is no vote's hand (clean 803 and 817, seat 1: the rest hand beside a thumb-up the
+        landmarker did not read was taken for the arrival; it stayed when the thumb-up left, so the lift was
+        never seen). A voting shape found there on clean video is still a landing: a fist that rested there
+        at the start, was lifted and put back in the same place."""
+        if self._start is None or (not self._noisy() and hand.gesture in VOTING_SHAPES):
             return False
-        return lay_there(self.noise, self._unchanged(box, self._grey(frame), self._start))
+        return self._unchanged(hand.box, self._grey(frame), self._start)
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
@@ -485,6 +498,13 @@ class ZoneWatcher:
             # at the stretch's start, the detector flickering on it), and a raise is a hand that moved.
             grey = self._grey(frame)
             lying = [h for h in now if self._unchanged(h.box, grey)]
+            if now and all(_still_there(h, lying, st.static) for h in now):
+                # The one look found only hands lying there: the detector keeps to one hand at that scale,
+                # and a gun held beside a resting hand is passed over (clean 808 and 906, seat 1: a rest
+                # hand at the zone's edge found on every frame of the hold, the gun on none). Look again
+                # thoroughly, once per settle.
+                now = self._hands(frame, thorough=True)
+                lying = [h for h in now if self._unchanged(h.box, grey)]
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
@@ -501,7 +521,7 @@ class ZoneWatcher:
                 matched_before.add(j)
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
-        arrivals = [h for h in arrivals if not self._lay_there(h.box, frame) and not self._on_unseen(h.box)]
+        arrivals = [h for h in arrivals if not self._lay_there(h, frame) and not self._on_unseen(h.box)]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -778,10 +798,19 @@ def peak_seat(trail: list[tuple[int, HandSeen]]) -> int:
 def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
     """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
     also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
-    RAISE_MIN_THICK of it across unless it aims (not a flat sliver)."""
+    unless it aims, between RAISE_MIN_THICK and RAISE_MAX_THICK of it across and at most RAISE_MAX_SIDE
+    long (not a flat sliver, not a head)."""
     w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
-    thick = min(w, h) >= RAISE_MIN_THICK * hand_px or hand.gesture in AIMED
-    return max(w, h) >= RAISE_MIN_SIDE * hand_px and thick
+    if hand.gesture in AIMED:
+        return max(w, h) >= RAISE_MIN_SIDE * hand_px
+    thick = RAISE_MIN_THICK * hand_px <= min(w, h) <= RAISE_MAX_THICK * hand_px
+    return RAISE_MIN_SIDE * hand_px <= max(w, h) <= RAISE_MAX_SIDE * hand_px and thick
+
+
+def _still_there(hand: HandSeen, lying: list[HandSeen], static: list[HandSeen]) -> bool:
+    """A raise zone's hand found at a settle lay there: its place did not change (one of ``lying``), or it
+    is where a hand lay when the stretch began (``static``)."""
+    return any(hand is x for x in lying) or not all(_moved(s, hand) for s in static)
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:

@@ -305,7 +305,9 @@ def test_a_hand_lying_in_a_raise_zone_missed_at_the_start_is_no_shot() -> None:
         for i in range(30):
             f = np.full((300, 300, 3), 40, np.uint8)
             y = 120 if not rising else max(120, 170 - 12 * max(0, i - 5))
-            f[y : y + 30, 130:160] = 230  # the hand (lying, or rising from below the zone's middle)
+            # the hand (lying, or rising from below the zone's middle), 0.7 hand lengths across: a raised
+            # thumb-up a whole hand length square is no hand (see RAISE_MAX_THICK)
+            f[y : y + 22, 130:152] = 230
             if 5 <= i <= 12:  # a head (darker, unseen by the finder) moving in the zone
                 f[150:175, 100 + 8 * (i - 5) : 125 + 8 * (i - 5)] = 120
             obs.extend(w.feed(f, i * 40))
