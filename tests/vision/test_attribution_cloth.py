@@ -17,9 +17,9 @@ import cv2
 import numpy as np
 import pytest
 
-from gamelog.layout import Layout, SeatZones
+from tests.vision.test_attribution import _finder  # the same two-seat table
 from vision.armpath import CLOTH_NEAR, arm_pixels, cloth_distance
-from vision.handfinder import HandFinder, HandSeen
+from vision.handfinder import HandSeen
 
 CLOTH = (30, 90, 56)  # the table's green cloth
 RED, GREENISH = (124, 37, 46), (50, 95, 62)  # seat 1's clothes; seat 2's, a green near the cloth's
@@ -27,17 +27,6 @@ LIGHT_GREEN = (70, 130, 85)  # a sleeve of the cloth's hue, lighter
 SKIN = (230, 200, 180)
 CLOTH_RGB = np.array(CLOTH, np.float64)
 BG = (40, 30, 28)
-
-
-def _finder() -> HandFinder:
-    def box(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
-        return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
-
-    seats = (
-        SeatZones(1, box(100, 150, 200, 230), box(20, 0, 120, 60), box(30, 230, 90, 290)),  # body lower left
-        SeatZones(2, box(210, 150, 300, 230), box(300, 0, 400, 60), box(330, 230, 390, 290)),  # lower right
-    )
-    return HandFinder(Layout((400, 360), seats), tracker=object())  # type: ignore[arg-type]
 
 
 def _scene(neighbour: tuple[int, int, int] = GREENISH) -> np.ndarray:
