@@ -64,16 +64,6 @@ def start_shapes_trusted(level: NoiseLevel | None) -> bool:
     return level is None or not level.noisy
 
 
-def lay_there(level: NoiseLevel | None, unchanged_since_start: bool) -> bool:
-    """Whether a hand found after a movement is one that lay in the zone when the stretch began (its
-    place shows what it showed then), and so no landing. Only on noisy video: there the landmarker misses
-    a resting hand at the stretch's start and finds it later (a neighbour hand moved away from beside it,
-    or the hand came back to its rest after a lift), and its shape reads as a fist or thumb as often as
-    not, so the rule for relaxed hands coming back to rest does not catch it. On clean video the shape is
-    read reliably and a hand lying there is found at the start."""
-    return level is not None and level.noisy and unchanged_since_start
-
-
 def noise_sigma(image: npt.NDArray[np.uint8]) -> float:
     """The noise deviation of ``image`` (H×W grey or H×W×3 RGB, uint8, at least 3×3) in grey levels."""
     if image.ndim not in (2, 3) or image.shape[0] < 3 or image.shape[1] < 3:

@@ -422,7 +422,8 @@ class ZoneWatcher:
 
     def _lay_there(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
         """A hand whose place shows what it showed when the stretch began lay there then, and is no landing.
-        On noisy video any hand (see :func:`vision.noise.lay_there`). On clean video a relaxed hand: the
+        On noisy video any hand: the landmarker misses a hand resting there at the stretch's start and finds
+        it later, reading its shape as a fist or thumb as often as not. On clean video a relaxed hand: the
         landmarker can miss one resting in the zone at the stretch's start and find it only at a vote's
         settle, where it is no vote's hand (clean 803 and 817, seat 1: the rest hand beside a thumb-up the
         landmarker did not read was taken for the arrival; it stayed when the thumb-up left, so the lift was

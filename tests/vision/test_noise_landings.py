@@ -18,7 +18,6 @@ from vision.noise import (
     NOISY_SETTLE_FRAMES,
     NOISY_SIGMA,
     NoiseLevel,
-    lay_there,
     settle_frames,
     start_shapes_trusted,
 )
@@ -74,11 +73,9 @@ def _run(finder: SquareFinder, level: NoiseLevel, scenes: list[list[int]], wake:
     return obs
 
 
-def test_settle_frames_and_lay_there_follow_the_measured_noise() -> None:
+def test_settle_frames_and_start_shapes_follow_the_measured_noise() -> None:
     assert settle_frames(NOISY, SETTLE_FRAMES) == NOISY_SETTLE_FRAMES > SETTLE_FRAMES
     assert settle_frames(CLEAN, SETTLE_FRAMES) == settle_frames(None, SETTLE_FRAMES) == SETTLE_FRAMES
-    assert lay_there(NOISY, True) and not lay_there(NOISY, False)
-    assert not lay_there(CLEAN, True) and not lay_there(None, True)
     assert start_shapes_trusted(CLEAN) and start_shapes_trusted(None) and not start_shapes_trusted(NOISY)
 
 
