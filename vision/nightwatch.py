@@ -344,14 +344,19 @@ def _band_off(
     if not len(blobs):
         return False
     pix = np.flatnonzero(np.isin(labels, blobs))
-    was = ref.reshape(-1, 3)[pix].astype(np.int16)
-    now = flat[pix].astype(np.int16)
-    light = (
+    light = _turned_light(ref.reshape(-1, 3)[pix].astype(np.int16), flat[pix].astype(np.int16))
+    return bool(light.sum() >= BLOB_LIT * area[blobs].sum())
+
+
+def _turned_light(was: np.ndarray, now: np.ndarray) -> np.ndarray:
+    """Which of the (n, 3) int16 pixels were dark in the reference (``was``) and turned light in the sample
+    (``now``): no longer dark, and brighter by DIFF_LEVEL in some channel, as skin is against the band (a
+    sleeve or a shadow sliding over a dark rim shifts its shade by less). Returns (n,) bools."""
+    return (
         np.all(was < DARK_LEVEL, axis=1)
         & ~np.all(now < DARK_LEVEL, axis=1)
         & np.any(now - was > DIFF_LEVEL, axis=1)
     )
-    return bool(light.sum() >= BLOB_LIT * area[blobs].sum())
 
 
 def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarray) -> Series:
@@ -461,10 +466,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 nd = int(rd.sum())
                 lost, gained = int((rd & ~dk).sum()), int((~rd & dk).sum())
                 if nd >= 4 and lost and gained < 0.25 * max(1, lost):
-                    # turned light: brighter than the reference by DIFF_LEVEL, as skin is against the band
-                    # (a sleeve or a shadow sliding over a dark rim shifts its shade by less)
-                    up = np.any(flat[ib].astype(np.int16) - ref16[s.seat] > DIFF_LEVEL, axis=1)
-                    lit = ib[rd & ~dk & up]
+                    lit = ib[_turned_light(ref16[s.seat], flat[ib].astype(np.int16))]
                     few = len(lit) < MASK_AREA * s.scale**2
                     if few or _band_off(lit, labels, area, ref, flat, w_img, s.scale):
                         mask[s.seat][i] = len(lit) / s.scale**2

@@ -811,7 +811,7 @@ def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
 def _still_there(hand: HandSeen, lying: list[HandSeen], static: list[HandSeen]) -> bool:
     """A raise zone's hand found at a settle lay there: its place did not change (one of ``lying``), or it
     is where a hand lay when the stretch began (``static``)."""
-    return any(hand is x for x in lying) or not all(_moved(s, hand) for s in static)
+    return _placed(hand, lying) or not all(_moved(s, hand) for s in static)
 
 
 def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
