@@ -111,6 +111,16 @@ def _cand(c: int | str) -> str:
     return "all leaving" if c == "all" else f"seat {c}"
 
 
+_SHAPES = {"palm": "a palm", "point": "a pointing finger", "gun": "a finger-gun"}
+
+
+def _shape(gesture: str) -> str:
+    """How a judge reads a vote's hand shape that is not the voting fist."""
+    if gesture in _SHAPES:
+        return f"with {_SHAPES[gesture]}, not a fist"
+    return f"with a hand shape not read as a fist ({gesture})"
+
+
 def _flag_hands(
     ctx: VoteContext, w: VoteWindow, votes: Mapping[int, HandVote], *, vision_decides: bool
 ) -> None:
@@ -118,9 +128,7 @@ def _flag_hands(
     for seat, hv in sorted(votes.items()):
         d = hv.down
         if d.gesture not in VOTING_GESTURES:
-            ctx.findings.review(
-                d.t, seat, f"voted for {_cand(w.candidate)} with a {d.gesture}, not a fist", d.id
-            )
+            ctx.findings.review(d.t, seat, f"voted for {_cand(w.candidate)} {_shape(d.gesture)}", d.id)
         if vision_decides and d.conf < rules.vision_min_conf:
             ctx.findings.review(
                 d.t,

@@ -193,8 +193,15 @@ def test_lift_confirmed_by_a_judge_clears_the_review() -> None:
     assert state["needs_review"] == [] and ("000 4.10", 1) in rules_of(state)
 
 
-@pytest.mark.parametrize("gesture", ["palm", "point", "other"])
-def test_wrong_hand_shape_is_counted_and_flagged(gesture: str) -> None:
+@pytest.mark.parametrize(
+    ("gesture", "words"),
+    [
+        ("palm", "with a palm, not a fist"),
+        ("point", "with a pointing finger, not a fist"),
+        ("other", "with a hand shape not read as a fist (other)"),
+    ],
+)
+def test_wrong_hand_shape_is_counted_and_flagged(gesture: str, words: str) -> None:
     """000 4.6: a fist (thumb up recommended); a palm or a finger is counted — the hand touched the table
     (002 7) — and flagged for the judge."""
     g = day_with_two_candidates()
@@ -203,7 +210,7 @@ def test_wrong_hand_shape_is_counted_and_flagged(gesture: str) -> None:
     state = g.json()
     assert votes(state)[0]["voters"] == [1]
     assert [(r["seat"], r["ref"]) for r in state["needs_review"]] == [(1, ids["down"][1])]
-    assert gesture in state["needs_review"][0]["what"]
+    assert state["needs_review"][0]["what"] == f"voted for seat 4 {words}"
 
 
 def test_low_confidence_is_counted_and_listed_until_confirmed() -> None:
