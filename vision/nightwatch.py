@@ -82,7 +82,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.7"
+VERSION = "0.8"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -95,6 +95,7 @@ MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share o
 BAR_RATIO = 2.0  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
 BAR_TALL = 0.06  # ...this many head widths tall (bands 0.075+, a hand's edge slid under the band 0.043)
 BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
+HAND_STILL = 0.01  # ...while under this share of the seat's own table zone changed (a hand shifted 0.027+)
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -238,7 +239,8 @@ class Series:
     head path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's table zone), ``lift``
     (how far the head moved, in the seat's ``rise``: a head moved by d px changes about 2·d·(head width)
     px, so d = changed head px / (2·scale)), ``span`` (the seat's largest hand change that covers at least
-    :data:`AREA_MIN` of a head's square: its diagonal in head widths). Arrays (n,), n = len(times)."""
+    :data:`AREA_MIN` of a head's square: its diagonal in head widths), ``table`` (the changed share of the
+    seat's own table zone, any change: its resting hand moved). Arrays (n,), n = len(times)."""
 
     times: np.ndarray
     head: dict[int, np.ndarray]
@@ -250,10 +252,11 @@ class Series:
     lift: dict[int, np.ndarray] = field(default_factory=dict)
     span: dict[int, np.ndarray] = field(default_factory=dict)
     thick: dict[int, np.ndarray] = field(default_factory=dict)
+    table: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick"):
+        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick", "table"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -375,6 +378,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     lift = {s.seat: np.zeros(n) for s in geo.seats}
     span = {s.seat: np.zeros(n) for s in geo.seats}
     thick = {s.seat: np.zeros(n) for s in geo.seats}
+    table = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
@@ -476,6 +480,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             ih = i_high[s.seat]
             high[s.seat][i] = float(changed_flat[ih].sum()) / max(1, len(ih))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
+            table[s.seat][i] = float(changed_flat[it].sum()) / max(1, len(it))
         # a hand blob spanning two neighbours' regions, and reaching well beyond a resting hand's own
         # footprint (its diagonal at least SPAN_MIN head widths of either seat), is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
@@ -503,7 +508,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 }
                 a_, b_ = (s_, o) if gap[s_] < gap[o] else (o, s_)
                 touch[(a_, b_)][i] += float(in_table[b_][lab]) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch, high, lift, span, thick)
+    return Series(times, head, mask, move, raised, touch, high, lift, span, thick, table)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -586,6 +591,10 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         # not muted by an arm in the raise zone (a neighbour's shot crosses it): a hand over the band
         # mutes the signal itself, sample by sample
         off = (m >= MASK_AREA) & ~near(head > HEAD_SHARE)
+        # a hand shifted under the bowed head lights a band-sized bar along its outline or its sleeve's edge
+        # (0.7's seven false masks on the fidgety nights of seeds 3-8); a band taken off changes the band
+        # alone: no mask in a sample where the seat's own table zone changed (its resting hand moved)
+        off &= series.table.get(seat, np.zeros(len(times))) < HAND_STILL
         # a mask taken off stays off; a nod bobs the band's edge for half a second and returns
         for a, b in runs(off, min_len=MASK_HOLD):
             if keep(a, b):
