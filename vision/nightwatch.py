@@ -95,7 +95,8 @@ MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share o
 BAR_RATIO = 2.0  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
 BAR_TALL = 0.06  # ...this many head widths tall (bands 0.075+, a hand's edge slid under the band 0.043)
 BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
-HAND_STILL = 0.01  # ...while under this share of the seat's own table zone changed (a hand shifted 0.027+)
+HAND_STILL = 0.01  # ...while under this share of the seat's own table zone changed (a hand shifted 0.022+)
+HAND_LIFT = 1.5  # a head up while the seat's own table zone changed needs this many LIFT_MIN
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -581,6 +582,11 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
         head = series.head[seat]
         lift = series.lift.get(seat, head)
+        # the seat's own resting hand moved (its table zone changed): at the near seats a hand shifted under
+        # the bowed head changes its outline inside the head path, which reads as a small lift (seed 8
+        # quiet00 seat 1: 0.033 for a second): there a head up must rise further
+        hand = series.table.get(seat, np.zeros(len(times))) >= HAND_STILL
+        lift = np.where(hand & (lift < HAND_LIFT * LIFT_MIN), 0.0, lift)
         # a peek raises the head by a good share of its way up and holds it there; a nod returns at once
         up = (lift >= LIFT_MIN) & ~raised
         for a, b in runs(up, min_len=HOLD_SAMPLES):
@@ -615,6 +621,11 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 # moving before any arm spanned the two seats (its owner raised it: a sign at the meeting,
                 # a shot): the blob reaching this seat is that arm's root, not this seat's reach
                 if (series.move[o][max(0, a - OWN_FIRST) : a] > MOVE_PX_SHARE).any():
+                    continue
+                # a reach carries the hand off its rest, so the toucher's own table zone changes; a
+                # neighbour's hand shifted beside this seat's bowed head (mid-side seats sit close in the
+                # picture) spans both seats while this seat's zone stays still (seed 8 quiet03, seat 2)
+                if s in series.table and not (series.table[s][a : b + 1] >= HAND_STILL).any():
                     continue
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())

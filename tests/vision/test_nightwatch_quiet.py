@@ -94,3 +94,56 @@ def test_the_mask_is_heard_again_once_the_hand_rests(geo: nw.Geometry) -> None:
     assert (series.table[seat.seat][20:40] < nw.HAND_STILL).all()
     found = [(f.kind, f.seat, f.t) for f in nw.facts(series, 0, n * nw.STEP_MS) if f.kind == "mask"]
     assert found == [("mask", seat.seat, 20 * nw.STEP_MS)]
+
+
+def _signals(n: int, seats: tuple[int, ...]) -> dict[str, dict[int, np.ndarray]]:
+    names = ("head", "mask", "move", "raised", "high", "lift", "table")
+    return {k: {s: np.zeros(n) for s in seats} for k in names}
+
+
+def _facts(sig: dict[str, dict[int, np.ndarray]], touch: dict[tuple[int, int], np.ndarray]) -> list[nw.Fact]:
+    n = len(next(iter(sig["head"].values())))
+    series = nw.Series(
+        times=np.arange(n, dtype=np.int64) * nw.STEP_MS,
+        head=sig["head"],
+        mask=sig["mask"],
+        move=sig["move"],
+        raised=sig["raised"],
+        touch=touch,
+        high=sig["high"],
+        lift=sig["lift"],
+        table=sig["table"],
+    )
+    return nw.facts(series, 0, n * nw.STEP_MS)
+
+
+def test_a_touch_needs_the_touchers_own_hand_off_its_rest() -> None:
+    """Seed 8 quiet03: seat 3's hand shifted 3.9 cm beside seat 2's bowed head; the change spanned both seats
+    and lay nearest seat 2's head, so 0.7 reported seat 2 touching seat 3 while seat 2's table zone did not
+    change at all. A reach carries the toucher's hand off its rest: with its table zone changed in any
+    sample of the touch, the touch stands."""
+    n = 50
+    sig = _signals(n, (2, 3))
+    touch = {(2, 3): np.zeros(n), (3, 2): np.zeros(n)}
+    touch[(2, 3)][20:32] = 0.15
+    sig["table"][3][19:33] = 0.1  # the touched seat's zone: its own hand shifted (or the reach landing)
+    assert [f.kind for f in _facts(sig, touch)] == []
+    sig["table"][2][18:24] = 0.05  # the toucher's hand left its rest
+    assert [(f.kind, f.seat, f.into, f.t) for f in _facts(sig, touch)] == [("touch", 2, 3, 20 * nw.STEP_MS)]
+
+
+def test_a_small_lift_while_the_seats_own_hand_moves_is_no_head_up() -> None:
+    """Seed 8 quiet00 seat 1: a 3.3 cm hand shift under the bowed head changed the hand's outline inside the
+    head path and read as a lift of 0.033 (LIFT_MIN 0.03) for six samples, with the seat's own table zone
+    0.08 changed: 0.7 reported a head up. While the own hand moves a head up needs HAND_LIFT times LIFT_MIN;
+    the same small lift with the hand still, and a larger one with the hand moving, are head ups."""
+    n = 50
+    sig = _signals(n, (1,))
+    sig["lift"][1][20:27] = 1.1 * nw.LIFT_MIN
+    sig["table"][1][18:30] = 0.08
+    assert [f.kind for f in _facts(sig, {})] == []
+    sig["lift"][1][20:27] = 1.1 * nw.HAND_LIFT * nw.LIFT_MIN
+    assert [(f.kind, f.seat, f.t) for f in _facts(sig, {})] == [("head_up", 1, 20 * nw.STEP_MS)]
+    sig["lift"][1][20:27] = 1.1 * nw.LIFT_MIN
+    sig["table"][1][:] = 0.0
+    assert [(f.kind, f.seat, f.t) for f in _facts(sig, {})] == [("head_up", 1, 20 * nw.STEP_MS)]
