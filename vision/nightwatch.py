@@ -22,13 +22,19 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   Without the share, two more things light a band's area: a hand shifted under the band (its outline's
   change crosses it) and a head shifted in a dark hood (a crescent along its edge); so the light pixels
   must lie in a horizontal bar (:data:`BAR_RATIO`) and be a good part of their change (:data:`BLOB_LIT`).
+  Even so a hand shifted under a bowed head lit a band's bar (its outline or its sleeve's edge crossing the
+  band: every false mask of 0.7 on the fidgety nights of seeds 3-8), so (0.8) no mask is read in a sample
+  where the seat's own table zone changed (:data:`HAND_STILL`): a band taken off changes the band alone.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
   samples before the blob spanned both: that is the touched seat's own hand (a sign at the black
   players' meeting, a raised arm), whose root happens to lie over its neighbour in the picture — a reach
-  arrives from the other seat, the zone it reaches is still until then. In ``shooting`` stretches not
-  while either seat has a hand up in its raise zone (a shot crossing a neighbour).
+  arrives from the other seat, the zone it reaches is still until then. A reach also carries the
+  toucher's hand off its rest, so the toucher's own table zone must change during the touch (0.8: a
+  neighbour's hand shifted beside a bowed head at a mid-side seat spans both seats and lies nearest that
+  head). In ``shooting`` stretches not while either seat has a hand up in its raise zone (a shot crossing
+  a neighbour).
 * **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
   ``shooting`` stretches, where raised hands are the shots (the referee times those).
 
@@ -38,7 +44,9 @@ from its table zone to its raise zone). A head moved by d px changes about 2·d�
 left and the strip it covers), so its move is d / rise (an estimate that reads low: the strips' ends stick
 out of the head path and are not counted, and strips a pixel or two thin vanish in the speck filter, so a
 nod of a few per cent reads about nothing); a head up needs :data:`LIFT_MIN` of the rise held
-for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns). A hand
+for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns), and
+:data:`HAND_LIFT` times as much while the seat's own table zone changes (0.8: a resting hand shifted under
+the bowed head at a near seat changes its outline inside the head path, a small lift). A hand
 counts only when its change spans :data:`SPAN_MIN` head widths, covers :data:`AREA_MIN` of a head's
 square and is :data:`THICK_MIN` head widths thick somewhere (the widest disc inside it): a gesture or a
 touch carries the whole hand well away from its rest, so its change holds a hand's width; a hand or an
@@ -58,6 +66,9 @@ A mask off must hold :data:`MASK_HOLD` samples: a nod bobs the band's edge for h
 Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
 (the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
 analyser cuts long nights into one-minute stretches, and a fact crossing a cut is reported in two parts.
+The own-hand rules of 0.8 compare the table zone with the reference, not with the sample before: a player
+who takes the mask off by hand and rests the hand somewhere new is read as "hand moved" until the stretch
+ends (tablesim's mask acts move no hand, so the bench does not show that case).
 
 Measured in ``bench/bench_nightwatch.py`` (see ``bench/RESULTS.md``). MediaPipe's face detectors were tried
 first: on bowed, masked heads seen from above they found a third of the raised heads and fired on bowed ones,
