@@ -22,13 +22,19 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   Without the share, two more things light a band's area: a hand shifted under the band (its outline's
   change crosses it) and a head shifted in a dark hood (a crescent along its edge); so the light pixels
   must lie in a horizontal bar (:data:`BAR_RATIO`) and be a good part of their change (:data:`BLOB_LIT`).
+  Even so a hand shifted under a bowed head lit a band's bar (its outline or its sleeve's edge crossing the
+  band: every false mask of 0.7 on the fidgety nights of seeds 3-8), so (0.8) no mask is read in a sample
+  where the seat's own table zone changed (:data:`HAND_STILL`): a band taken off changes the band alone.
 * **touch** — a hand blob spanning two neighbours' regions (body and table zone); it belongs to the seat
   whose bowed head it comes nearest (the arm's root at the owner's shoulder; at the other seat only the
   hand arrives). Not when the touched seat's own zone was already moving in the :data:`OWN_FIRST`
   samples before the blob spanned both: that is the touched seat's own hand (a sign at the black
   players' meeting, a raised arm), whose root happens to lie over its neighbour in the picture — a reach
-  arrives from the other seat, the zone it reaches is still until then. In ``shooting`` stretches not
-  while either seat has a hand up in its raise zone (a shot crossing a neighbour).
+  arrives from the other seat, the zone it reaches is still until then. A reach also carries the
+  toucher's hand off its rest, so the toucher's own table zone must change during the touch (0.8: a
+  neighbour's hand shifted beside a bowed head at a mid-side seat spans both seats and lies nearest that
+  head). In ``shooting`` stretches not while either seat has a hand up in its raise zone (a shot crossing
+  a neighbour).
 * **gesture** — other hand blobs in the seat's table or raise zone: hands moving. Not reported in
   ``shooting`` stretches, where raised hands are the shots (the referee times those).
 
@@ -38,7 +44,9 @@ from its table zone to its raise zone). A head moved by d px changes about 2·d�
 left and the strip it covers), so its move is d / rise (an estimate that reads low: the strips' ends stick
 out of the head path and are not counted, and strips a pixel or two thin vanish in the speck filter, so a
 nod of a few per cent reads about nothing); a head up needs :data:`LIFT_MIN` of the rise held
-for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns). A hand
+for :data:`HOLD_SAMPLES` samples (a peek raises the head and holds it; a nod is small and returns), and
+:data:`HAND_LIFT` times as much while the seat's own table zone changes (0.8: a resting hand shifted under
+the bowed head at a near seat changes its outline inside the head path, a small lift). A hand
 counts only when its change spans :data:`SPAN_MIN` head widths, covers :data:`AREA_MIN` of a head's
 square and is :data:`THICK_MIN` head widths thick somewhere (the widest disc inside it): a gesture or a
 touch carries the whole hand well away from its rest, so its change holds a hand's width; a hand or an
@@ -58,6 +66,9 @@ A mask off must hold :data:`MASK_HOLD` samples: a nod bobs the band's edge for h
 Other facts must hold for :data:`MIN_SAMPLES` samples. Known limits: a head kept up for most of a stretch
 (the mafia's meeting filling night 0) becomes the reference, so its timing comes out inverted; the
 analyser cuts long nights into one-minute stretches, and a fact crossing a cut is reported in two parts.
+The own-hand rules of 0.8 compare the table zone with the reference, not with the sample before: a player
+who takes the mask off by hand and rests the hand somewhere new is read as "hand moved" until the stretch
+ends (tablesim's mask acts move no hand, so the bench does not show that case).
 
 Measured in ``bench/bench_nightwatch.py`` (see ``bench/RESULTS.md``). MediaPipe's face detectors were tried
 first: on bowed, masked heads seen from above they found a third of the raised heads and fired on bowed ones,
@@ -82,7 +93,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.7"
+VERSION = "0.8"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -95,6 +106,8 @@ MASK_AREA = 0.01  # the bowed place's dark pixels turned light hold this share o
 BAR_RATIO = 2.0  # ...lie in a horizontal bar, this many times as wide as tall (bands 2.3-5.7 on seeds 5-6)
 BAR_TALL = 0.06  # ...this many head widths tall (bands 0.075+, a hand's edge slid under the band 0.043)
 BLOB_LIT = 0.28  # ...and are this share of their changed blobs (bands 0.30-0.73, a hand shifted 0.19-0.27)
+HAND_STILL = 0.01  # ...while under this share of the seat's own table zone changed (a hand shifted 0.022+)
+HAND_LIFT = 1.5  # a head up while the seat's own table zone changed needs this many LIFT_MIN
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
@@ -238,7 +251,8 @@ class Series:
     head path: an arm up), ``touch`` (seat → neighbour reached, share of the neighbour's table zone), ``lift``
     (how far the head moved, in the seat's ``rise``: a head moved by d px changes about 2·d·(head width)
     px, so d = changed head px / (2·scale)), ``span`` (the seat's largest hand change that covers at least
-    :data:`AREA_MIN` of a head's square: its diagonal in head widths). Arrays (n,), n = len(times)."""
+    :data:`AREA_MIN` of a head's square: its diagonal in head widths), ``table`` (the changed share of the
+    seat's own table zone, any change: its resting hand moved). Arrays (n,), n = len(times)."""
 
     times: np.ndarray
     head: dict[int, np.ndarray]
@@ -250,10 +264,11 @@ class Series:
     lift: dict[int, np.ndarray] = field(default_factory=dict)
     span: dict[int, np.ndarray] = field(default_factory=dict)
     thick: dict[int, np.ndarray] = field(default_factory=dict)
+    table: dict[int, np.ndarray] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         n = len(self.times)
-        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick"):
+        for name in ("head", "mask", "move", "raised", "touch", "high", "lift", "span", "thick", "table"):
             for k, v in getattr(self, name).items():
                 if v.shape != (n,):
                     raise ValueError(f"{name}[{k}] must have shape ({n},), got {v.shape}")
@@ -375,6 +390,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
     lift = {s.seat: np.zeros(n) for s in geo.seats}
     span = {s.seat: np.zeros(n) for s in geo.seats}
     thick = {s.seat: np.zeros(n) for s in geo.seats}
+    table = {s.seat: np.zeros(n) for s in geo.seats}
     touch = {(s.seat, o): np.zeros(n) for s in geo.seats for o in geo.neighbours[s.seat]}
     kernel = np.ones((5, 5), np.uint8)
     hp_any = np.any([s.head_path for s in geo.seats], axis=0)
@@ -476,6 +492,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
             ih = i_high[s.seat]
             high[s.seat][i] = float(changed_flat[ih].sum()) / max(1, len(ih))
             move[s.seat][i] = max(float(hand_px[it].sum()) / max(1, len(it)), raised[s.seat][i])
+            table[s.seat][i] = float(changed_flat[it].sum()) / max(1, len(it))
         # a hand blob spanning two neighbours' regions, and reaching well beyond a resting hand's own
         # footprint (its diagonal at least SPAN_MIN head widths of either seat), is a touch
         in_region = {s.seat: _count(labels, i_near[s.seat], count) for s in geo.seats}
@@ -503,7 +520,7 @@ def measure(geo: Geometry, times: np.ndarray, frames: np.ndarray, ref: np.ndarra
                 }
                 a_, b_ = (s_, o) if gap[s_] < gap[o] else (o, s_)
                 touch[(a_, b_)][i] += float(in_table[b_][lab]) / max(1, len(i_table[b_]))
-    return Series(times, head, mask, move, raised, touch, high, lift, span, thick)
+    return Series(times, head, mask, move, raised, touch, high, lift, span, thick, table)
 
 
 def runs(flags: np.ndarray, min_len: int = MIN_SAMPLES, gap: int = GAP_SAMPLES) -> list[tuple[int, int]]:
@@ -576,6 +593,11 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
         head = series.head[seat]
         lift = series.lift.get(seat, head)
+        # the seat's own resting hand moved (its table zone changed): at the near seats a hand shifted under
+        # the bowed head changes its outline inside the head path, which reads as a small lift (seed 8
+        # quiet00 seat 1: 0.033 for a second): there a head up must rise further
+        hand = series.table.get(seat, np.zeros(len(times))) >= HAND_STILL
+        lift = np.where(hand & (lift < HAND_LIFT * LIFT_MIN), 0.0, lift)
         # a peek raises the head by a good share of its way up and holds it there; a nod returns at once
         up = (lift >= LIFT_MIN) & ~raised
         for a, b in runs(up, min_len=HOLD_SAMPLES):
@@ -586,6 +608,10 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         # not muted by an arm in the raise zone (a neighbour's shot crosses it): a hand over the band
         # mutes the signal itself, sample by sample
         off = (m >= MASK_AREA) & ~near(head > HEAD_SHARE)
+        # a hand shifted under the bowed head lights a band-sized bar along its outline or its sleeve's edge
+        # (0.7's seven false masks on the fidgety nights of seeds 3-8); a band taken off changes the band
+        # alone: no mask in a sample where the seat's own table zone changed (its resting hand moved)
+        off &= series.table.get(seat, np.zeros(len(times))) < HAND_STILL
         # a mask taken off stays off; a nod bobs the band's edge for half a second and returns
         for a, b in runs(off, min_len=MASK_HOLD):
             if keep(a, b):
@@ -606,6 +632,11 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 # moving before any arm spanned the two seats (its owner raised it: a sign at the meeting,
                 # a shot): the blob reaching this seat is that arm's root, not this seat's reach
                 if (series.move[o][max(0, a - OWN_FIRST) : a] > MOVE_PX_SHARE).any():
+                    continue
+                # a reach carries the hand off its rest, so the toucher's own table zone changes; a
+                # neighbour's hand shifted beside this seat's bowed head (mid-side seats sit close in the
+                # picture) spans both seats while this seat's zone stays still (seed 8 quiet03, seat 2)
+                if s in series.table and not (series.table[s][a : b + 1] >= HAND_STILL).any():
                     continue
                 if keep(a, b):
                     peak = float(v[a : b + 1].max())
