@@ -487,6 +487,24 @@ class ZoneWatcher:
         again = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=thorough)
         return [h for h in again if _hand_sized(h, self.finder.hand_size(h.owner))]
 
+    def _denoised_aim(self, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8]) -> list[HandSeen]:
+        """Noisy video, a raise zone settling with no hand that moved found: one thorough look through the
+        denoise filter, keeping only aiming hands (gun or point) that moved. The plain look misses a held gun
+        on blurred, blocky video (noisy 1001, seat 2: found as a "thumb_up" while rising, then on none of the
+        ten frames it held; denoised, a gun on every one). Heads and masks, which the same filter also turns
+        into hands (bench/RESULTS.md, "Session 4: shots"), read as other shapes and are not kept."""
+        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+        seen = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=True)
+        st = self.state
+        return [
+            h
+            for h in seen
+            if h.gesture in AIMED
+            and _hand_sized(h, self.finder.hand_size(h.owner))
+            and all(_moved(s, h) for s in st.static)
+            and not self._unchanged(h.box, grey)
+        ]
+
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
         assert st.active_since is not None and st.last_change is not None
@@ -506,6 +524,8 @@ class ZoneWatcher:
                 # thoroughly, once per settle.
                 now = self._hands(frame, thorough=True)
                 lying = [h for h in now if self._unchanged(h.box, grey)]
+            if self._noisy() and all(_still_there(h, lying, st.static) for h in now):
+                now = now + self._denoised_aim(frame, grey)
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
@@ -523,6 +543,9 @@ class ZoneWatcher:
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
         arrivals = [h for h in arrivals if not self._lay_there(h, frame) and not self._on_unseen(h.box)]
+        if arrivals:
+            arrivals += self._beside(frame, now, before)
+            now = [*now, *(h for h in arrivals if not any(h is x for x in now))]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -593,6 +616,26 @@ class ZoneWatcher:
             bx0, by0 = int(max(0, h.box[0] - p - x0)), int(max(0, h.box[1] - p - y0))
             changed[by0 : int(max(0, h.box[3] + p - y0 + 1)), bx0 : int(max(0, h.box[2] + p - x0 + 1))] = 0
         return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
+
+    def _beside(
+        self, frame: npt.NDArray[np.uint8], now: list[HandSeen], before: list[HandSeen]
+    ) -> list[HandSeen]:
+        """Voting hands that landed in the same movement as the arrival found, passed over by the one look:
+        a hand-sized part of the zone changed away from every hand found now or resting before, so look
+        once more, thoroughly (clean 1004, seat 8: its thumb-up landed as seat 9's reach came in beside it;
+        the look found only the reach, and the thumb-up was found a second later, when the reach left)."""
+        if not self._unexplained(frame, now + before):
+            return []
+        grey = self._grey(frame)
+        return [
+            h
+            for h in self._hands(frame, thorough=True)
+            if h.gesture in VOTING_SHAPES
+            and all(_moved(x, h) for x in now + before)
+            and not self._unchanged(h.box, grey)
+            and not self._lay_there(h, frame)
+            and not self._on_unseen(h.box)
+        ]
 
     def _unchanged(
         self,
