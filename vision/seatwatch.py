@@ -92,6 +92,8 @@ TRACK_LINK = 1.6
 # A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
+# A hand seen coming down may be lost for this many frames and found again lower on: still coming down.
+JOIN_GAP_FRAMES = 6
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred rim the colour rule leaves
 
@@ -738,6 +740,12 @@ class ZoneWatcher:
             # The hand found at the settle comes a frame or two after the last changed frame: its own frame.
             numbered[-1] = (max(numbers.values(), default=0) + 1, still_from, now)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
+        passes = _joined(
+            passes,
+            {id(h): no for no, _, h in numbered},
+            TRACK_LINK * self.finder.hand_size(self.seat),
+            LOWERING * self.finder.hand_size(self.seat),
+        )
         for i, seen in enumerate(passes):
             if now is not None and seen[-1][1] is now:
                 cut = _last_drop(seen, RAISE_JUMP * self.finder.hand_size(now.owner))
@@ -801,6 +809,35 @@ def _tracks(numbered: list[tuple[int, int, HandSeen]], link_px: float) -> list[l
                 tracks.append([th])
                 last.append(no)
     return sorted(tracks, key=lambda tr: tr[0][0])
+
+
+def _joined(
+    passes: list[list[tuple[int, HandSeen]]], frame_of: dict[int, int], link_px: float, drop_px: float
+) -> list[list[tuple[int, HandSeen]]]:
+    """Passes (in order of their first sighting) with each one that goes on a hand coming down joined to it:
+    a pass that ended more than ``drop_px`` below its top, followed within JOIN_GAP_FRAMES frames by one that
+    begins within ``link_px`` of its last sighting and no higher. The landmarker loses a lowering hand for a
+    few frames (clean 1020: seat 2's gun coming down through seat 1's raise zone, read "palm" twice, lost for
+    three frames, then read "gun" 0.7 hand lengths lower once: alone, that last sighting was a raise seen in
+    part, a gun, and so a false shot by seat 1)."""
+    out: list[list[tuple[int, HandSeen]]] = []
+    for seen in passes:
+        first_no = frame_of.get(id(seen[0][1]), 0)
+        for prev in out:
+            end = prev[-1][1]
+            gap = first_no - frame_of.get(id(end), 0)
+            top = min(h.top_y for _, h in prev)
+            if (
+                0 < gap <= JOIN_GAP_FRAMES
+                and end.top_y - top > drop_px
+                and seen[0][1].top_y >= end.top_y
+                and _distance(end, seen[0][1]) <= link_px
+            ):
+                prev.extend(seen)
+                break
+        else:
+            out.append(list(seen))
+    return out
 
 
 def _distance(a: HandSeen, b: HandSeen) -> float:
