@@ -576,6 +576,14 @@ class ZoneWatcher:
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
                 st.recheck_t, self._still, st.look_before = st.pending
+        # Noisy video: a hand found still where it lay before a flicker that cut the look for a missed
+        # arrival short came when the picture first became still, before the flicker (noisy 1008, seat 3:
+        # its thumb-up landed at 58.56 s, the look found it at a one-frame flicker 0.44 s later).
+        flicker_cut = (
+            st.pending[0]
+            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
+            else None
+        )
         st.pending = None
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
@@ -592,7 +600,15 @@ class ZoneWatcher:
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
         ]
-        out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
+        out.extend(
+            self._down(
+                h,
+                flicker_cut
+                if flicker_cut is not None and self._unchanged(h.box, grey)
+                else self._local_still(h, still_from),
+            )
+            for h in reported
+        )
         # A hand matched to one seen before keeps its identity (placed or not).
         for h in now:
             for j, b in enumerate(before):

@@ -181,3 +181,39 @@ def test_a_gun_seen_low_lost_and_found_higher_is_still_a_raise() -> None:
         listed[k] = (130, 120 if k > 8 else 126, "gun")
     raises = _passing(listed, up)
     assert [(o.gesture, o.partial) for o in raises if o.gesture == "gun"] == [("gun", False)]
+
+
+class AfterFlicker(OneZoneFinder):
+    """Finds the thumb-up (when painted) only from frame ``from_i`` on, as the landmarker on noisy video
+    found noisy 1008 seat 3's only at the settle of a one-frame flicker, 0.44 s after it landed."""
+
+    def __init__(self, from_i: int) -> None:
+        self.from_i = from_i
+        self.i = 0
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        if self.i >= self.from_i and frame[127, 169, 0] > 200:
+            return [_hand(OWN, "thumb_up")]
+        return []
+
+
+@pytest.mark.parametrize("flicker", [True, False])
+def test_a_landing_found_after_a_flicker_is_timed_when_it_became_still(flicker: bool) -> None:
+    """Noisy 1008 seat 3: the thumb-up landed at 58.56 s and the look for a missed arrival did not read it;
+    a one-frame flicker at 59.00 s cut that look short and its settle found the thumb-up, timed at 59.00 s
+    (a missed landing and a false one). It lay there still since the picture first became still: timed then.
+    Without a flicker, a landing found by the look goes on being timed as before."""
+    finder = AfterFlicker(13)
+    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NoiseLevel(2 * NOISY_SIGMA)
+    obs = []
+    for i in range(40):
+        finder.i = i
+        f = np.full((300, 300, 3), 40, np.uint8)
+        if i >= 5:
+            x0, y0, x1, y1 = OWN
+            f[y0:y1, x0:x1] = 230
+        if flicker and i == 12:
+            f[160:175, 110:125] = 90  # a cuff's flicker, away from the thumb-up
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 200)]
