@@ -210,10 +210,43 @@ def test_a_landing_found_after_a_flicker_is_timed_when_it_became_still(flicker: 
     for i in range(40):
         finder.i = i
         f = np.full((300, 300, 3), 40, np.uint8)
-        if i >= 5:
+        if i >= 5:  # coming down onto the table over three frames, still from frame 7 (280 ms)
             x0, y0, x1, y1 = OWN
-            f[y0:y1, x0:x1] = 230
+            up = 10 * max(0, 7 - i)
+            f[y0 - up : y1 - up, x0:x1] = 230
         if flicker and i == 12:
             f[160:175, 110:125] = 90  # a cuff's flicker, away from the thumb-up
         obs.extend(w.feed(f, i * 40))
-    assert [(o.kind, o.t) for o in obs] == [("hand_down", 200)]
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 280)]
+
+
+class TwoReadings(OneZoneFinder):
+    """Reads the landed thumb-up as an "other" at one look, and a thorough look reads it as a "fist" 16 px
+    lower (a second hand, for the watcher), as on noisy 1008 seat 5's vote."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        if frame[127, 169, 0] < 200:
+            return []
+        if thorough:
+            x0, y0, x1, y1 = OWN
+            return [_hand((x0, y0 + 16, x1, y1 + 16), "fist")]
+        return [_hand(OWN, "other")]
+
+
+def test_a_flicker_after_a_landing_brings_no_second_landing() -> None:
+    """Noisy 1008 seat 5: its vote landed at 76.68 s (read "other"); a one-frame flicker at 77.00 s, with
+    no hand coming or leaving, started the look for a missed arrival, whose thorough look read the same vote
+    as a "fist" beside it: a second, false landing at 77.00 s. A flicker is no movement of a hand."""
+    w = ZoneWatcher(TwoReadings(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NoiseLevel(2 * NOISY_SIGMA)
+    obs = []
+    for i in range(45):
+        f = np.full((300, 300, 3), 40, np.uint8)
+        if i >= 5:  # coming down onto the table over three frames, still from frame 7 (280 ms)
+            x0, y0, x1, y1 = OWN
+            up = 10 * max(0, 7 - i)
+            f[y0 - up : y1 - up, x0:x1] = 230
+        if i == 20:
+            f[160:175, 110:125] = 90  # a flicker away from the vote
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 280)]
