@@ -250,3 +250,62 @@ def test_a_flicker_after_a_landing_brings_no_second_landing() -> None:
             f[160:175, 110:125] = 90  # a flicker away from the vote
         obs.extend(w.feed(f, i * 40))
     assert [(o.kind, o.t) for o in obs] == [("hand_down", 280)]
+
+
+CLOTH, SKIN = (40, 120, 60), (220, 170, 150)
+REST_BOX = (120, 140, 150, 170)  # the player's relaxed hand at the table's edge, there all along
+VOTE_BOX = (140, 150, 160, 175)  # the thumb-up landing over its corner
+
+
+class RestReadOnly(OneZoneFinder):
+    """Noisy 1004 seat 6 and 1006 seat 7: misses the rest hand at the stretch's start, never reads the
+    thumb-up, and reads a relaxed hand wherever skin shows: over both hands while the vote lies there."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        if frame[0, 0, 0] == 1:  # the stretch's first frame
+            return []
+        x0, y0, x1, y1 = REST_BOX
+        if frame[165, 155, 0] > 200:  # the vote lies there
+            x1, y1 = VOTE_BOX[2], VOTE_BOX[3]
+        return [_hand((x0, y0, x1, y1), "palm")]
+
+
+def test_a_vote_lifted_from_beside_a_rest_hand_read_in_its_place_is_seen_leaving() -> None:
+    """The lift uncovered cloth where the vote lay (0.34 and 0.31 hand lengths squared on 1004 and 1006),
+    while the landmarker read the rest hand at the vote's place before and after: 0.32 saw no lift."""
+    w = ZoneWatcher(RestReadOnly(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NoiseLevel(2 * NOISY_SIGMA)
+    obs = []
+    for i in range(70):
+        f = np.empty((300, 300, 3), np.uint8)
+        f[:] = CLOTH
+        x0, y0, x1, y1 = REST_BOX
+        f[y0:y1, x0:x1] = SKIN
+        if 5 <= i < 40:  # lands over three frames (still from 280 ms), lifted at frame 40 (1600 ms)
+            x0, y0, x1, y1 = VOTE_BOX
+            up = 10 * max(0, 7 - i)
+            f[y0 - up : y1 - up, x0:x1] = (230, 180, 160)
+        f[0, 0] = (1, 1, 1) if i == 0 else CLOTH
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t) for o in obs] == [("hand_down", 280), ("hand_up", 1600)]
+
+
+def test_a_vote_still_lying_there_is_not_taken_for_gone() -> None:
+    """The same vote, never lifted, while the player's other hand moves beside it: no lift."""
+    w = ZoneWatcher(RestReadOnly(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NoiseLevel(2 * NOISY_SIGMA)
+    obs = []
+    for i in range(70):
+        f = np.empty((300, 300, 3), np.uint8)
+        f[:] = CLOTH
+        x0, y0, x1, y1 = REST_BOX
+        f[y0:y1, x0:x1] = SKIN
+        if i >= 5:
+            x0, y0, x1, y1 = VOTE_BOX
+            up = 10 * max(0, 7 - i)
+            f[y0 - up : y1 - up, x0:x1] = (230, 180, 160)
+        if 40 <= i < 44:  # a sleeve passing at the zone's far corner
+            f[100:112, 170 + 3 * (i - 40) : 190 + 3 * (i - 40)] = (60, 60, 160)
+        f[0, 0] = (1, 1, 1) if i == 0 else CLOTH
+        obs.extend(w.feed(f, i * 40))
+    assert [o.kind for o in obs] == ["hand_down"]
