@@ -575,10 +575,16 @@ class ZoneWatcher:
             gone = [b for b in gone if _placed(b, st.placed)]
             departed = bool(gone)
         # Noisy video: a flicker of a frame or two beside the hands lying in the zone, in which no hand came
-        # or left, while no look for a missed arrival was on, brought nothing to look for (noisy 1008, seat 5:
-        # the look that followed one read the vote lying there as a "fist" beside its "palm" reading, a
-        # second landing). A hand landing moves for longer (tablesim's: about 0.44 s).
-        flicker = self._noisy() and still_from - started <= FLICKER_MS and st.pending is None and bool(now)
+        # or left and which left no hand-sized change behind, while no look for a missed arrival was on,
+        # brought nothing to look for (noisy 1008, seat 5: the look that followed one read the vote lying
+        # there as a "fist" beside its "palm" reading, a second landing; nothing had changed since before it).
+        flicker = (
+            self._noisy()
+            and still_from - started <= FLICKER_MS
+            and st.pending is None
+            and bool(now)
+            and not self._unexplained(frame, [])
+        )
         if (
             not arrivals
             and not (flicker and not departed)
