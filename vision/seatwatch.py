@@ -93,6 +93,9 @@ TRACK_LINK = 1.6
 # A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
+# The denoised look at a raise zone's settle keeps an aiming hand read at least this sure of its shape: the
+# guns it found on the noisy tuning games read 0.51-0.98; a peeking head read as a "point" 0.36 (noisy 610).
+DENOISED_AIM_CONF = 0.45
 # Noisy video: a vote whose place uncovered this much cloth (hand lengths squared) has left (see _vote_left).
 VOTE_LEFT_AREA = 0.2
 # A hand seen coming down may be lost for this many frames and found again lower on: still coming down.
@@ -497,7 +500,8 @@ class ZoneWatcher:
         denoise filter, keeping only aiming hands (gun or point) that moved. The plain look misses a held gun
         on blurred, blocky video (noisy 1001, seat 2: found as a "thumb_up" while rising, then on none of the
         ten frames it held; denoised, a gun on every one). Heads and masks, which the same filter also turns
-        into hands (bench/RESULTS.md, "Session 4: shots"), read as other shapes and are not kept."""
+        into hands (bench/RESULTS.md, "Session 4: shots"), read as other shapes, or as an aiming shape with a
+        low confidence (DENOISED_AIM_CONF), and are not kept."""
         box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
         seen = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=True)
         st = self.state
@@ -505,6 +509,7 @@ class ZoneWatcher:
             h
             for h in seen
             if h.gesture in AIMED
+            and h.conf >= DENOISED_AIM_CONF
             and _hand_sized(h, self.finder.hand_size(h.owner))
             and all(_moved(s, h) for s in st.static)
             and not self._unchanged(h.box, grey)
