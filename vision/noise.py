@@ -164,3 +164,30 @@ def uncovered_share(
         raise ValueError("empty part")
     n = cv2.blur(np.ascontiguousarray(now), (COVER_BLUR, COVER_BLUR)).astype(np.float32)[part]
     return float(np.mean(np.linalg.norm(n - np.asarray(cloth, np.float32).reshape(1, 3), axis=1) <= dist))
+
+
+def uncovered(
+    before: npt.NDArray[np.uint8],
+    now: npt.NDArray[np.uint8],
+    zone: npt.NDArray[np.bool_],
+    cloth: npt.NDArray[np.float32],
+    dist: float,
+) -> Covered | None:
+    """The largest part of ``zone`` (H×W bool) that showed something other than the cloth in ``before``
+    (H×W×3 RGB) and shows the cloth in ``now``: what a hand leaving uncovered (RGB distances over ``dist``
+    after the same small blur as :func:`covered`); None when there is none."""
+    if before.shape != now.shape or now.ndim != 3 or now.shape[:2] != zone.shape:
+        raise ValueError(f"pictures {before.shape}, {now.shape} and zone {zone.shape} do not match")
+    k = (COVER_BLUR, COVER_BLUR)
+    b = cv2.blur(np.ascontiguousarray(before), k).astype(np.float32)
+    n = cv2.blur(np.ascontiguousarray(now), k).astype(np.float32)
+    cloth = np.asarray(cloth, np.float32).reshape(1, 1, 3)
+    was = np.linalg.norm(b - cloth, axis=2) > dist
+    hit = was & (np.linalg.norm(n - cloth, axis=2) <= dist) & (np.linalg.norm(n - b, axis=2) > dist) & zone
+    hit8 = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(hit8, connectivity=8)
+    if count <= 1:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    return Covered(labels == i, (x, y, x + w, y + h), int(stats[i, cv2.CC_STAT_AREA]))

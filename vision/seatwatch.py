@@ -35,6 +35,7 @@ from vision.noise import (
     measure,
     settle_frames,
     start_shapes_trusted,
+    uncovered,
     uncovered_share,
 )
 
@@ -92,6 +93,13 @@ TRACK_LINK = 1.6
 # A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
+# The denoised look at a raise zone's settle keeps an aiming hand read at least this sure of its shape: the
+# guns it found on the noisy tuning games read 0.51-0.98; a peeking head read as a "point" 0.36 (noisy 610).
+DENOISED_AIM_CONF = 0.45
+# Noisy video: a vote whose place uncovered this much cloth (hand lengths squared) has left (see _vote_left).
+VOTE_LEFT_AREA = 0.2
+# A hand seen coming down may be lost for this many frames and found again lower on: still coming down.
+JOIN_GAP_FRAMES = 6
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred rim the colour rule leaves
 
@@ -487,6 +495,26 @@ class ZoneWatcher:
         again = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=thorough)
         return [h for h in again if _hand_sized(h, self.finder.hand_size(h.owner))]
 
+    def _denoised_aim(self, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8]) -> list[HandSeen]:
+        """Noisy video, a raise zone settling with no hand that moved found: one thorough look through the
+        denoise filter, keeping only aiming hands (gun or point) that moved. The plain look misses a held gun
+        on blurred, blocky video (noisy 1001, seat 2: found as a "thumb_up" while rising, then on none of the
+        ten frames it held; denoised, a gun on every one). Heads and masks, which the same filter also turns
+        into hands (bench/RESULTS.md, "Session 4: shots"), read as other shapes, or as an aiming shape with a
+        low confidence (DENOISED_AIM_CONF), and are not kept."""
+        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+        seen = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=True)
+        st = self.state
+        return [
+            h
+            for h in seen
+            if h.gesture in AIMED
+            and h.conf >= DENOISED_AIM_CONF
+            and _hand_sized(h, self.finder.hand_size(h.owner))
+            and all(_moved(s, h) for s in st.static)
+            and not self._unchanged(h.box, grey)
+        ]
+
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
         assert st.active_since is not None and st.last_change is not None
@@ -506,6 +534,8 @@ class ZoneWatcher:
                 # thoroughly, once per settle.
                 now = self._hands(frame, thorough=True)
                 lying = [h for h in now if self._unchanged(h.box, grey)]
+            if self._noisy() and all(_still_there(h, lying, st.static) for h in now):
+                now = now + self._denoised_aim(frame, grey)
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
@@ -523,6 +553,9 @@ class ZoneWatcher:
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
         arrivals = [h for h in arrivals if not self._lay_there(h, frame) and not self._on_unseen(h.box)]
+        if arrivals:
+            arrivals += self._beside(frame, now, before)
+            now = [*now, *(h for h in arrivals if not any(h is x for x in now))]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
         grey = self._grey(frame)
@@ -530,6 +563,9 @@ class ZoneWatcher:
             if i not in matched_before and self._unchanged(b.box, grey):
                 matched_before.add(i)
                 now = [*now, b]
+        for i, b in enumerate(before):
+            if i in matched_before and _placed(b, st.placed) and self._vote_left(b, frame):
+                matched_before.discard(i)  # what is read there now is the hand that lay beside the vote
         departed = False
         for i, b in enumerate(before):
             if i not in matched_before:
@@ -543,7 +579,22 @@ class ZoneWatcher:
             # lands right beside it, inside the padding around the place it left.
             gone = [b for b in gone if _placed(b, st.placed)]
             departed = bool(gone)
-        if not arrivals and (not departed or self._unexplained(frame, gone + now)):
+        # Noisy video: a flicker of a frame or two beside the hands lying in the zone, in which no hand came
+        # or left and which left no hand-sized change behind, while no look for a missed arrival was on,
+        # brought nothing to look for (noisy 1008, seat 5: the look that followed one read the vote lying
+        # there as a "fist" beside its "palm" reading, a second landing; nothing had changed since before it).
+        flicker = (
+            self._noisy()
+            and still_from - started <= FLICKER_MS
+            and st.pending is None
+            and bool(now)
+            and not self._unexplained(frame, [])
+        )
+        if (
+            not arrivals
+            and not (flicker and not departed)
+            and (not departed or self._unexplained(frame, gone + now))
+        ):
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t, st.look_before = RECHECK_FRAMES, still_from, before
@@ -551,6 +602,14 @@ class ZoneWatcher:
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
                 st.recheck_t, self._still, st.look_before = st.pending
+        # Noisy video: a hand found still where it lay before a flicker that cut the look for a missed
+        # arrival short came when the picture first became still, before the flicker (noisy 1008, seat 3:
+        # its thumb-up landed at 58.56 s, the look found it at a one-frame flicker 0.44 s later).
+        flicker_cut = (
+            st.pending[0]
+            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
+            else None
+        )
         st.pending = None
         if arrivals and self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
@@ -567,7 +626,15 @@ class ZoneWatcher:
             for h in arrivals
             if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
         ]
-        out.extend(self._down(h, self._local_still(h, still_from)) for h in reported)
+        out.extend(
+            self._down(
+                h,
+                flicker_cut
+                if flicker_cut is not None and self._unchanged(h.box, grey)
+                else self._local_still(h, still_from),
+            )
+            for h in reported
+        )
         # A hand matched to one seen before keeps its identity (placed or not).
         for h in now:
             for j, b in enumerate(before):
@@ -593,6 +660,49 @@ class ZoneWatcher:
             bx0, by0 = int(max(0, h.box[0] - p - x0)), int(max(0, h.box[1] - p - y0))
             changed[by0 : int(max(0, h.box[3] + p - y0 + 1)), bx0 : int(max(0, h.box[2] + p - x0 + 1))] = 0
         return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
+
+    def _vote_left(self, vote: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
+        """Noisy video: the vote ``vote``, though a hand is still read at its place, has left: a part of the
+        zone at least VOTE_LEFT_AREA hand lengths squared, touching the vote's box, showed a hand before the
+        movement and shows the cloth now, more than anything came to cover (noisy 1004 seat 6, 1006 seat 7:
+        the thumb-up landed over the player's relaxed hand lying at the table's edge, and the landmarker read
+        that hand at both the landing and the lift, so the lift was never seen; what the lift uncovered
+        measured 0.34 and 0.31, what it covered 0.24 and 0.21)."""
+        if not self._noisy() or self._still is None:
+            return False
+        x0, y0, x1, y1 = self.rect
+        before, now = self._still[y0:y1, x0:x1], frame[y0:y1, x0:x1]
+        cloth = np.median(before[self.mask].astype(np.float32), axis=0)
+        gone = uncovered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
+        hand = self.finder.hand_size(self.seat)
+        if gone is None or gone.area < VOTE_LEFT_AREA * hand * hand:
+            return False
+        came = covered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
+        if came is not None and came.area >= gone.area:
+            return False
+        bx0, by0, bx1, by1 = gone.box
+        vx0, vy0, vx1, vy1 = vote.box
+        return x0 + bx0 <= vx1 and vx0 <= x0 + bx1 and y0 + by0 <= vy1 and vy0 <= y0 + by1
+
+    def _beside(
+        self, frame: npt.NDArray[np.uint8], now: list[HandSeen], before: list[HandSeen]
+    ) -> list[HandSeen]:
+        """Voting hands that landed in the same movement as the arrival found, passed over by the one look:
+        a hand-sized part of the zone changed away from every hand found now or resting before, so look
+        once more, thoroughly (clean 1004, seat 8: its thumb-up landed as seat 9's reach came in beside it;
+        the look found only the reach, and the thumb-up was found a second later, when the reach left)."""
+        if not self._unexplained(frame, now + before):
+            return []
+        grey = self._grey(frame)
+        return [
+            h
+            for h in self._hands(frame, thorough=True)
+            if h.gesture in VOTING_SHAPES
+            and all(_moved(x, h) for x in now + before)
+            and not self._unchanged(h.box, grey)
+            and not self._lay_there(h, frame)
+            and not self._on_unseen(h.box)
+        ]
 
     def _unchanged(
         self,
@@ -695,6 +805,12 @@ class ZoneWatcher:
             # The hand found at the settle comes a frame or two after the last changed frame: its own frame.
             numbered[-1] = (max(numbers.values(), default=0) + 1, still_from, now)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
+        passes = _joined(
+            passes,
+            {id(h): no for no, _, h in numbered},
+            TRACK_LINK * self.finder.hand_size(self.seat),
+            LOWERING * self.finder.hand_size(self.seat),
+        )
         for i, seen in enumerate(passes):
             if now is not None and seen[-1][1] is now:
                 cut = _last_drop(seen, RAISE_JUMP * self.finder.hand_size(now.owner))
@@ -758,6 +874,35 @@ def _tracks(numbered: list[tuple[int, int, HandSeen]], link_px: float) -> list[l
                 tracks.append([th])
                 last.append(no)
     return sorted(tracks, key=lambda tr: tr[0][0])
+
+
+def _joined(
+    passes: list[list[tuple[int, HandSeen]]], frame_of: dict[int, int], link_px: float, drop_px: float
+) -> list[list[tuple[int, HandSeen]]]:
+    """Passes (in order of their first sighting) with each one that goes on a hand coming down joined to it:
+    a pass that ended more than ``drop_px`` below its top, followed within JOIN_GAP_FRAMES frames by one that
+    begins within ``link_px`` of its last sighting and no higher. The landmarker loses a lowering hand for a
+    few frames (clean 1020: seat 2's gun coming down through seat 1's raise zone, read "palm" twice, lost for
+    three frames, then read "gun" 0.7 hand lengths lower once: alone, that last sighting was a raise seen in
+    part, a gun, and so a false shot by seat 1)."""
+    out: list[list[tuple[int, HandSeen]]] = []
+    for seen in passes:
+        first_no = frame_of.get(id(seen[0][1]), 0)
+        for prev in out:
+            end = prev[-1][1]
+            gap = first_no - frame_of.get(id(end), 0)
+            top = min(h.top_y for _, h in prev)
+            if (
+                0 < gap <= JOIN_GAP_FRAMES
+                and end.top_y - top > drop_px
+                and seen[0][1].top_y >= end.top_y
+                and _distance(end, seen[0][1]) <= link_px
+            ):
+                prev.extend(seen)
+                break
+        else:
+            out.append(list(seen))
+    return out
 
 
 def _distance(a: HandSeen, b: HandSeen) -> float:

@@ -77,6 +77,9 @@ class SquareFinder:
     ) -> int | None:
         return None  # the arm's path does not say: the hand's own owner stands
 
+    def hand_size(self, seat: int) -> float:
+        return 30.0  # the watcher sizes what changed in a zone by the seat's hand (HandFinder.hand_size)
+
     def close(self) -> None:
         pass
 

@@ -90,7 +90,9 @@ class SmoothFinder(ListedFinder):
 
 @pytest.mark.parametrize(
     ("switch", "level", "raises"),
-    [(True, 2 * NOISY_SIGMA, 1), (True, 0.5 * NOISY_SIGMA, 0), (False, 2 * NOISY_SIGMA, 0)],
+    # Switch off, noisy: the gun is still found, once, by the settle's denoised look for aiming hands
+    # (session 8, tests/vision/test_shots_landings.py); before that, no raise.
+    [(True, 2 * NOISY_SIGMA, 1), (True, 0.5 * NOISY_SIGMA, 0), (False, 2 * NOISY_SIGMA, 1)],
 )
 def test_a_raise_on_noisy_video_is_looked_for_again_denoised(
     switch: bool, level: float, raises: int, monkeypatch: pytest.MonkeyPatch
