@@ -21,6 +21,13 @@ bench/RESULTS.md, "Session 4: attribution"; the last two points: "Session 7: att
   colour is no arm (clean tuning seeds 806 and 906: a far-side player's own thumb-up read as the green-clad
   neighbour's reach because the uncovered green cloth measured as that neighbour's sleeve; bench/RESULTS.md,
   "Session 7: attribution").
+* **What settled before the hand came.** The picture compared against is taken a second before the zone's
+  movement, so a neighbour's arm that came to rest in that second (its own vote beside this zone) is part of
+  the change and can touch the hand's own arm (noisy tuning seeds 1001 and 1007: 2,700 px of the
+  neighbour's sleeve joined to the player's fist, so the vote became the neighbour's reach). Only what
+  changed since the zone's picture just before its movement moved with the hand. A reach still counts: its
+  sleeve moves along with the hand it brings. An arm resting under a still hand or finger is split by it,
+  so changed pixels a few apart are taken as one region ("Session 8: attribution").
 """
 
 from __future__ import annotations
@@ -43,6 +50,10 @@ WRIST_MIN_OFFSET = 0.1
 # the cloth: it was uncovered, not covered by an arm. Uncovered cloth measures 0.00-0.05 on the traced games;
 # the sleeve nearest the green cloth there (a green-clad player's, clean 906 seat 5) 0.3-0.6.
 CLOTH_NEAR = 0.15
+# Changed pixels this close (a square kernel's side, px) are one region: an arm passing under a resting hand
+# or finger that did not move is split by it, a few pixels apart at its edge (clean 1008: 5 px kept the
+# neighbour's sleeve apart from its pointing hand).
+CLOSE_PX = 7
 
 
 def _blur(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.int16]:
@@ -80,15 +91,18 @@ def arm_pixels(
     size: float,
     background: npt.NDArray[np.uint8] | None = None,
     cloth: npt.NDArray[np.float64] | None = None,
+    recent: npt.NDArray[np.uint8] | None = None,
 ) -> tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]] | None:
     """The changed region joined to a hand, and which of its pixels are its arm.
 
-    ``before``/``after``/``background``: (H, W, 3) RGB frames (``background``: the stretch's first frame,
-    optional). ``cloth``: the (3,) RGB colour of the table's cloth around the zone (optional: without it no
-    pixel is ruled out by its colour). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in
+    ``before``/``after``/``background``/``recent``: (H, W, 3) RGB frames (``background``: the stretch's
+    first frame; ``recent``: the zone's picture just before its movement; both optional). ``cloth``: the
+    (3,) RGB colour of the table's cloth around the zone (optional: without it no pixel is ruled out by its
+    colour). ``centre``: the hand's centre; ``points``: its (21, 3) landmarks in
     frame pixels (all zero when unread); ``size``: the hand box's larger side. Returns ``(pts, arm)``: the
     region's (N, 2) frame pixel coordinates and an (N,) mask of those beyond the hand on its wrist's side
-    (and not cloth-coloured, given ``cloth``), or None when nothing changed at the hand."""
+    (and not cloth-coloured, given ``cloth``), or None when nothing changed at the hand. With ``recent``
+    only pixels that changed since it as well count: what settled before the movement is no part of it."""
     if points.shape != (21, 3):
         raise ValueError(f"points: expected (21, 3) landmarks, got {points.shape}")
     h, w = after.shape[:2]
@@ -102,7 +116,10 @@ def arm_pixels(
     changed = _diff(_blur(before, box), now) > ARM_DELTA
     if background is not None:
         changed &= _diff(_blur(background, box), now) > ARM_DELTA  # uncovered, not covered
-    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, np.ones((5, 5), np.uint8))
+    if recent is not None:
+        changed &= _diff(_blur(recent, box), now) > ARM_DELTA  # moved with the hand, not settled before
+    kernel = np.ones((CLOSE_PX, CLOSE_PX), np.uint8)
+    mask = cv2.morphologyEx(changed.astype(np.uint8), cv2.MORPH_CLOSE, kernel)
     n, labels, _, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     hx, hy = int(cx - x0), int(cy - y0)
     if n <= 1 or not (0 <= hy < labels.shape[0] and 0 <= hx < labels.shape[1]):

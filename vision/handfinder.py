@@ -37,6 +37,10 @@ SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
 # sleeve on a blurred, compressed video can change too little to show, leaving the hand's own skin (seat 10
 # of noisy seed 412: 0.09, read as a beige neighbour's sleeve; a clean sleeve there measures 1.0).
 SLEEVE_MIN_AREA = 0.25
+# The hand is taken at least this much of the zone's hand length across: on noisy video the landmarker can
+# box only part of a fist (noisy 1007: 8 × 11 px of a 47-px hand), and the rest of the fist, beyond the box,
+# counted as the arm; its skin matched a beige-clad neighbour. Vote fists box at 0.5-0.7 hand lengths.
+HAND_FLOOR = 0.45
 # An empty zone crop is tried again turned by these angles (degrees) before the tiled pass: each try is
 # another look at a hand the palm detector missed (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Off
 # by default: every empty zone crop pays for it.
@@ -321,15 +325,18 @@ class HandFinder:
         hand: HandSeen,
         zone_seat: int,
         background: npt.NDArray[np.uint8] | None = None,
+        recent: npt.NDArray[np.uint8] | None = None,
     ) -> int | None:
         """Whose arm brought the hand here: the picture changed along the arm as well as at the hand, so
         the changed region joined to the hand's wrist runs out of the zone towards the owner's body.
         Returns the seat whose body lies along it, or None when the change does not say (then the zone's
-        own player keeps the hand). See :mod:`vision.armpath` for which changed pixels count as the arm."""
-        size = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 12.0)
+        own player keeps the hand). See :mod:`vision.armpath` for which changed pixels count as the arm;
+        ``recent`` is the zone's picture just before its movement (optional)."""
+        box_side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
+        size = max(box_side, 12.0, HAND_FLOOR * self.hand_size(zone_seat))
         cx, cy = hand.centre
         cloth = self.cloth(background if background is not None else before, zone_seat)
-        found = arm_pixels(before, after, hand.centre, hand.points, size, background, cloth)
+        found = arm_pixels(before, after, hand.centre, hand.points, size, background, cloth, recent)
         if found is None:
             return None
         pts, far = found

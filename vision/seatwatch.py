@@ -759,7 +759,7 @@ class ZoneWatcher:
         tells whose it is."""
         before = self._arm_before if self._arm_before is not None else self._still
         assert before is not None
-        arm = self.finder.arm_owner(before, frame, hand, self.seat, self._first)
+        arm = self.finder.arm_owner(before, frame, hand, self.seat, self._first, self._still)
         if arm is None or arm == hand.owner:
             return hand
         return dataclasses.replace(hand, owner=arm)

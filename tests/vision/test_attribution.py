@@ -132,8 +132,10 @@ def test_arm_pixels_rejects_landmarks_of_the_wrong_shape() -> None:
 
 
 def test_the_watcher_gives_the_arm_rule_the_stretchs_first_frame() -> None:
-    """The zone watcher hands ``arm_owner`` the first frame of the stretch it watches (its background)."""
+    """The zone watcher hands ``arm_owner`` the first frame of the stretch it watches (its background), and
+    the zone's picture just before its movement began (what has changed since then moved with the hand)."""
     seen: list[int] = []
+    recent_seen: list[int] = []
 
     class Recorder:
         calls = 0
@@ -157,8 +159,10 @@ def test_the_watcher_gives_the_arm_rule_the_stretchs_first_frame() -> None:
             hand: HandSeen,
             zone_seat: int,
             background: np.ndarray,
+            recent: np.ndarray,
         ) -> None:
             seen.append(int(background[0, 0, 1]))
+            recent_seen.append(int(recent[0, 0, 1]))
             return None
 
     w = ZoneWatcher(Recorder(), seat=1, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
@@ -169,6 +173,7 @@ def test_the_watcher_gives_the_arm_rule_the_stretchs_first_frame() -> None:
             f[120:140, 140:160] = 230  # the fist lands at frame 5
         w.feed(f, i * 40)
     assert seen == [1]
+    assert recent_seen == [5]  # frame 4, the last before the fist landed
 
 
 def test_the_direction_alone_needs_an_arms_worth_of_pixels() -> None:
