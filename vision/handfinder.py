@@ -308,18 +308,13 @@ class HandFinder:
         xs, ys = arm_px[:, 0].astype(np.int64), arm_px[:, 1].astype(np.int64)
         arm = np.median(after[ys, xs].astype(np.float64), axis=0)
         dist = {s: _colour_distance(arm, self.clothing(before, s)) for s in seats}
+        own = dist[zone_seat]
         others = {s: d for s, d in dist.items() if s != zone_seat}
         if not others:
             return None
         best = min(others, key=lambda s: others[s])
         self.last_sleeve_dist = dist
-        # The colour must tell the neighbour from every other seat the arm could be, not only from the zone's
-        # own player: with the neighbours on both sides dressed alike it says only "not the zone's player",
-        # and the arm's direction decides (clean 1105: seat 1's blue reach and seat 2's own grey vote landed
-        # together in zone 2; the region held both arms, 0.25 from seat 3's blue and 0.27 from seat 1's).
-        if others[best] <= SLEEVE_MATCH and all(
-            d >= SLEEVE_APART and d >= SLEEVE_RATIO * others[best] for s, d in dist.items() if s != best
-        ):
+        if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= SLEEVE_RATIO * others[best]:
             return best
         return None
 
