@@ -593,7 +593,9 @@ class ZoneWatcher:
         if (
             not arrivals
             and not (flicker and not departed)
-            and (not departed or self._unexplained(frame, gone + now))
+            # A neighbour's reach that left explains no change at its place: the zone's own player often
+            # votes right there as it leaves (clean 1116, zone 7: the thumb-up, read only on a thorough look).
+            and (not departed or self._unexplained(frame, [b for b in gone if b.owner == self.seat] + now))
         ):
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
