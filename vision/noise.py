@@ -129,6 +129,29 @@ class Covered:
             raise ValueError(f"area {self.area} is not the mask's {int(self.mask.sum())} pixels")
 
 
+def _blurred(
+    before: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8], zone: npt.NDArray[np.bool_]
+) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32]]:
+    """``before`` and ``now`` (H×W×3 RGB, matching ``zone``) after a small blur, as float32."""
+    if before.shape != now.shape or now.ndim != 3 or now.shape[:2] != zone.shape:
+        raise ValueError(f"pictures {before.shape}, {now.shape} and zone {zone.shape} do not match")
+    k = (COVER_BLUR, COVER_BLUR)
+    b = cv2.blur(np.ascontiguousarray(before), k).astype(np.float32)
+    n = cv2.blur(np.ascontiguousarray(now), k).astype(np.float32)
+    return b, n
+
+
+def _largest(hit: npt.NDArray[np.bool_]) -> Covered | None:
+    """The largest connected part of ``hit`` (H×W bool) after a 3×3 opening, or None when there is none."""
+    hit8 = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
+    count, labels, stats, _ = cv2.connectedComponentsWithStats(hit8, connectivity=8)
+    if count <= 1:
+        return None
+    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
+    x, y, w, h = (int(v) for v in stats[i, :4])
+    return Covered(labels == i, (x, y, x + w, y + h), int(stats[i, cv2.CC_STAT_AREA]))
+
+
 def covered(
     before: npt.NDArray[np.uint8],
     now: npt.NDArray[np.uint8],
@@ -140,20 +163,10 @@ def covered(
     distance, after a small blur) both from ``before`` (same shape) and from the cloth's colour ``cloth``,
     or None when there is none. A hand arriving covers the cloth; a hand leaving uncovers it (its place is
     cloth-coloured now) and a hand moving over another hand changes little in colour, so neither counts."""
-    if before.shape != now.shape or now.ndim != 3 or now.shape[:2] != zone.shape:
-        raise ValueError(f"pictures {before.shape}, {now.shape} and zone {zone.shape} do not match")
-    k = (COVER_BLUR, COVER_BLUR)
-    b = cv2.blur(np.ascontiguousarray(before), k).astype(np.float32)
-    n = cv2.blur(np.ascontiguousarray(now), k).astype(np.float32)
+    b, n = _blurred(before, now, zone)
     cloth = np.asarray(cloth, np.float32).reshape(1, 1, 3)
     hit = (np.linalg.norm(n - b, axis=2) > dist) & (np.linalg.norm(n - cloth, axis=2) > dist) & zone
-    hit8 = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(hit8, connectivity=8)
-    if count <= 1:
-        return None
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, w, h = (int(v) for v in stats[i, :4])
-    return Covered(labels == i, (x, y, x + w, y + h), int(stats[i, cv2.CC_STAT_AREA]))
+    return _largest(hit)
 
 
 def uncovered_share(
@@ -176,18 +189,8 @@ def uncovered(
     """The largest part of ``zone`` (H×W bool) that showed something other than the cloth in ``before``
     (H×W×3 RGB) and shows the cloth in ``now``: what a hand leaving uncovered (RGB distances over ``dist``
     after the same small blur as :func:`covered`); None when there is none."""
-    if before.shape != now.shape or now.ndim != 3 or now.shape[:2] != zone.shape:
-        raise ValueError(f"pictures {before.shape}, {now.shape} and zone {zone.shape} do not match")
-    k = (COVER_BLUR, COVER_BLUR)
-    b = cv2.blur(np.ascontiguousarray(before), k).astype(np.float32)
-    n = cv2.blur(np.ascontiguousarray(now), k).astype(np.float32)
+    b, n = _blurred(before, now, zone)
     cloth = np.asarray(cloth, np.float32).reshape(1, 1, 3)
     was = np.linalg.norm(b - cloth, axis=2) > dist
     hit = was & (np.linalg.norm(n - cloth, axis=2) <= dist) & (np.linalg.norm(n - b, axis=2) > dist) & zone
-    hit8 = cv2.morphologyEx(hit.astype(np.uint8), cv2.MORPH_OPEN, np.ones((3, 3), np.uint8))
-    count, labels, stats, _ = cv2.connectedComponentsWithStats(hit8, connectivity=8)
-    if count <= 1:
-        return None
-    i = 1 + int(np.argmax(stats[1:, cv2.CC_STAT_AREA]))
-    x, y, w, h = (int(v) for v in stats[i, :4])
-    return Covered(labels == i, (x, y, x + w, y + h), int(stats[i, cv2.CC_STAT_AREA]))
+    return _largest(hit)
