@@ -342,7 +342,8 @@ def _rounds(
 def _nights(live: Sequence[Event], state: JSON) -> tuple[NightView, ...]:
     starts = {e.n: e.t for e in live if isinstance(e, Night)}
     marks = _phase_ends(live)
-    last_t = max((e.t for e in live), default=0)
+    # a night with no later phase mark (the log ends at night) runs to just past its last event
+    last_t = max((e.t for e in live), default=0) + 1
     out: list[NightView] = []
     for night in state.get("nights", []):
         n = int(night["night"])

@@ -13,6 +13,9 @@ import pytest
 from PySide6.QtCore import QPoint, QSettings, Qt
 from pytestqt.qtbot import QtBot
 
+from gamelog.bundle import EVENTS_FILE, VISION_FILE
+from gamelog.events import HeadUp, Night
+from gamelog.jsonl import EventWriter, read_events, write_events_replace
 from review_ui import app as review_app
 from review_ui.evidence import export_clip
 from review_ui.main_window import MainWindow
@@ -311,3 +314,32 @@ def test_clicking_a_seat_on_the_video_focuses_it(qtbot: QtBot, tmp_path: Path) -
         assert tools.session.focus == ()
     finally:
         win.close()
+
+
+def test_a_night_head_up_is_listed_per_seat_and_one_click_jumps_to_it(qtbot: QtBot, tmp_path: Path) -> None:
+    """The Game panel lists each night's events per seat, also when the log ends at night (the last event
+    was once left out); one click seeks the video to the event."""
+    game = make_game(tmp_path)
+    with EventWriter(game / EVENTS_FILE) as w:
+        w.append(Night(t=9200, src="host", id="h12", n=1))
+    vision = read_events(game / VISION_FILE).events
+    write_events_replace(
+        game / VISION_FILE, [*vision, HeadUp(t=9400, src="vision", id="v9", seat=3, until=9800, conf=0.9)]
+    )
+    settings = QSettings(str(tmp_path / "review.ini"), QSettings.Format.IniFormat)
+    win = review_app.open_review(game, lang="en", settings=settings, judge="Chief")
+    qtbot.addWidget(win)
+    tools = review(win)
+    qtbot.waitUntil(lambda: win.view.image is not None and tools.session.data is not None, timeout=WAIT)
+    tree = tools.game_panel.tree
+    items = [
+        it
+        for it in (tree.topLevelItem(i) for i in range(tree.topLevelItemCount()))
+        for it in (it, *(it.child(j) for j in range(it.childCount())))
+        if it is not None and "head_up" in it.text(0)
+    ]
+    assert [it.text(0) for it in items] == ["seat 3: head_up 0.4 s (conf 0.90)"]
+    rect = tree.visualItemRect(items[0])
+    qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    qtbot.waitUntil(lambda: win.model.position_ms == 9400, timeout=WAIT)
+    win.close()
