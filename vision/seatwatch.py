@@ -391,11 +391,9 @@ class ZoneWatcher:
         """Noisy video: the largest part of the zone something not cloth-coloured came to cover since before
         the movement (:func:`vision.noise.covered`), if it is hand-sized: its box, the cloth's colour and the
         part itself (the zone rectangle's mask), to see it leave."""
-        assert self._still is not None
-        x0, y0, x1, y1 = self.rect
-        before = self._still[y0:y1, x0:x1]
-        cloth = np.median(before[self.mask].astype(np.float32), axis=0)
-        part = covered(before, frame[y0:y1, x0:x1], self.mask, cloth, UNSEEN_CLOTH_DIST)
+        x0, y0 = self.rect[:2]
+        before, now, cloth = self._zone_pictures(frame)
+        part = covered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
         hand = self.finder.hand_size(self.seat)
         lo, hi = NOISY_UNSEEN_MIN_AREA * hand * hand, UNSEEN_MAX_AREA * hand * hand
         if part is None or not lo <= part.area <= hi:
@@ -663,6 +661,16 @@ class ZoneWatcher:
             changed[by0 : int(max(0, h.box[3] + p - y0 + 1)), bx0 : int(max(0, h.box[2] + p - x0 + 1))] = 0
         return int(changed.sum()) >= UNSEEN_MIN_AREA * size * size
 
+    def _zone_pictures(
+        self, frame: npt.NDArray[np.uint8]
+    ) -> tuple[npt.NDArray[np.uint8], npt.NDArray[np.uint8], npt.NDArray[np.float32]]:
+        """The zone's rectangle before the movement and in ``frame`` (H×W×3 RGB), and the cloth's colour
+        (the median of the zone before the movement), for :func:`vision.noise.covered` and ``uncovered``."""
+        assert self._still is not None
+        x0, y0, x1, y1 = self.rect
+        before = self._still[y0:y1, x0:x1]
+        return before, frame[y0:y1, x0:x1], np.median(before[self.mask].astype(np.float32), axis=0)
+
     def _vote_left(self, vote: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
         """Noisy video: the vote ``vote``, though a hand is still read at its place, has left: a part of the
         zone at least VOTE_LEFT_AREA hand lengths squared, touching the vote's box, showed a hand before the
@@ -672,9 +680,8 @@ class ZoneWatcher:
         measured 0.34 and 0.31, what it covered 0.24 and 0.21)."""
         if not self._noisy() or self._still is None:
             return False
-        x0, y0, x1, y1 = self.rect
-        before, now = self._still[y0:y1, x0:x1], frame[y0:y1, x0:x1]
-        cloth = np.median(before[self.mask].astype(np.float32), axis=0)
+        x0, y0 = self.rect[:2]
+        before, now, cloth = self._zone_pictures(frame)
         gone = uncovered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
         hand = self.finder.hand_size(self.seat)
         if gone is None or gone.area < VOTE_LEFT_AREA * hand * hand:
