@@ -18,7 +18,7 @@ import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
 from vision.armpath import arm_pixels
-from vision.crops import crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
+from vision.crops import crop_around, crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
 from vision.landmarks import HandLandmarks
@@ -181,6 +181,16 @@ class HandFinder:
                 hands = HandLandmarks.concat([hands, self._behind(frame, hands, seat, zone)])
             out = self._seen(hands, seat, zone)
         return out
+
+    def look_at(
+        self, frame: npt.NDArray[np.uint8], seat: int, zone: str, centre: tuple[float, float], side: float
+    ) -> list[HandSeen]:
+        """Hands in ``seat``'s ``zone`` found by one look through a square crop of ``side`` pixels around
+        ``centre`` (a place where something came: a crop two hands across reads a small far-side thumb-up
+        that the zone's crop and its tiles pass over)."""
+        hands, calls = detect_in_crops_counted(self.tracker, frame, [crop_around(frame.shape, centre, side)])
+        self.calls += calls
+        return self._seen(hands, seat, zone)
 
     def _behind(
         self, frame: npt.NDArray[np.uint8], found: HandLandmarks, seat: int, zone: str

@@ -102,6 +102,11 @@ VOTE_LEFT_AREA = 0.2
 JOIN_GAP_FRAMES = 6
 UNCHANGED_SHARE = 0.1  # a hand's box with fewer changed pixels than this share shows a hand that did not move
 PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred rim the colour rule leaves
+# Noisy video: a part something came to cover, too small for an unreadable landing but at least LOOK_MIN_AREA
+# hand lengths squared, is looked at through a crop LOOK_SIDE hand lengths across (ZoneWatcher._looked_at);
+# a voting shape read there on a place at least LOOK_CLOTH_SHARE cloth before the movement is the arrival.
+LOOK_MIN_AREA, LOOK_SIDE, LOOK_CLOTH_SHARE = 0.08, 2.0, 0.7
+LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
 
 
 @dataclass(frozen=True)
@@ -300,7 +305,7 @@ class ZoneWatcher:
         # from above covers less than the colour rule's minimum; noisy game 501, seat 10).
         found = (self._covered(frame) if self._noisy() else None) or self._grey_blob(frame)
         if found is None:
-            return []
+            return self._looked_at(frame) if self._noisy() else []
         box, cloth, part = found
         if self._back_to_start(box, frame) or self._on_unseen(box):
             return []
@@ -319,6 +324,70 @@ class ZoneWatcher:
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _looked_at(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
+        """Noisy video, the look for a missed arrival found no hand and the part something came to cover is
+        too small for an unreadable landing: one look through a crop LOOK_SIDE hand lengths across, centred
+        on that part, plainly and then through the denoise filter (noisy 1006, seat 10: a thumb-up seen from
+        behind, its sleeve the cloth's green, covered 0.153 hand lengths squared; no look at the zone read
+        it, the crop two hands across read "thumb_up" 0.91). A voting shape read on the part, on what was
+        cloth before, is the arrival."""
+        st = self.state
+        x0, y0 = self.rect[:2]
+        before, now, cloth = self._zone_pictures(frame)
+        part = covered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
+        size = self.finder.hand_size(self.seat)
+        if part is None or part.area < LOOK_MIN_AREA * size * size:
+            return []
+        px0, py0, px1, py1 = (float(v) for v in part.box)
+        spot = (x0 + px0, y0 + py0, x0 + px1, y0 + py1)
+        centre = ((spot[0] + spot[2]) / 2, (spot[1] + spot[3]) / 2)
+        grey = self._grey(frame)
+        found: list[HandSeen] = []
+        for denoise in (False, True):
+            image = frame
+            if denoise:
+                image = denoised(
+                    frame, _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+                )
+            found = [
+                h
+                for h in self.finder.look_at(image, self.seat, self.zone, centre, LOOK_SIDE * size)
+                if h.gesture in VOTING_SHAPES
+                and h.inside >= TABLE_INSIDE
+                and h.box[0] < spot[2]
+                and spot[0] < h.box[2]
+                and h.box[1] < spot[3]
+                and spot[1] < h.box[3]
+                and all(_moved(b, h) for b in st.resting)
+                and self._was_cloth(h.box, before, cloth)
+                and not self._unchanged(h.box, grey)
+                and not self._lay_there(h, frame)
+                and not self._on_unseen(h.box)
+                and not self._back_to_start(h.box, frame)
+            ]
+            if found:
+                break
+        if not found:
+            return []
+        hand = self._attribute(found[0], frame)
+        st.resting = [*st.resting, hand]
+        st.placed.append(hand)
+        return [self._down(hand, st.recheck_t)]
+
+    def _was_cloth(self, box: Box, before: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32]) -> bool:
+        """At least LOOK_CLOTH_SHARE of the zone inside ``box`` showed the cloth in ``before`` (the zone's
+        rectangle before the movement): a hand came to lie there, rather than one lying there shifted."""
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
+        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        inside = self.mask[by0:by1, bx0:bx1]
+        if bx1 - bx0 < 2 or by1 - by0 < 2 or not inside.any():
+            return False
+        b = cv2.blur(np.ascontiguousarray(before), (3, 3)).astype(np.float32)[by0:by1, bx0:bx1][inside]
+        near = np.linalg.norm(b - np.asarray(cloth, np.float32).reshape(1, 3), axis=1) <= UNSEEN_CLOTH_DIST
+        return float(np.mean(near)) >= LOOK_CLOTH_SHARE
 
     def _not_what_came(
         self, hand: HandSeen, part: npt.NDArray[np.bool_] | None, frame: npt.NDArray[np.uint8]
@@ -342,7 +411,32 @@ class ZoneWatcher:
             # Both of the player's hands still lie where they lay: what came is a neighbour's reach, and the
             # veto stands (noisy 507: seat 1's reach beside seat 2's resting fist, its palm lying above).
             return False
-        return any(not _moved(b, hand) for b in stays)
+        if any(not _moved(b, hand) for b in stays):
+            return True
+        # A hand at the zone's edge (mostly outside it: never read resting, TABLE_INSIDE) that no hand read
+        # before the movement matches lay there all the same if its place, apart from the landing's part,
+        # looks as before and most of its place is left to tell (noisy 805, seat 6: a far-side thumb-up
+        # landing against the fingertips of a hand hanging into the zone, read as an "other" 0.57 inside;
+        # 3 of the 135 pixels of its box beside the part changed).
+        return (
+            hand.inside < TABLE_INSIDE
+            and all(_moved(b, hand) for b in self.state.look_before)
+            and self._lay_beside(hand.box, grey, beside)
+        )
+
+    def _lay_beside(self, box: Box, grey: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_]) -> bool:
+        """``box`` apart from ``part`` (the zone rectangle's mask) keeps at least LAY_BESIDE_SHARE of its
+        pixels, and they show what they showed before the movement."""
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
+        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        if bx1 - bx0 < 2 or by1 - by0 < 2:
+            return False
+        left = int(np.count_nonzero(~part[by0:by1, bx0:bx1]))
+        return left >= LAY_BESIDE_SHARE * (bx1 - bx0) * (by1 - by0) and self._unchanged(
+            box, grey, leave_out=part
+        )
 
     def _noisy(self) -> bool:
         return self.noise is not None and self.noise.noisy
@@ -703,15 +797,24 @@ class ZoneWatcher:
         if not self._unexplained(frame, now + before):
             return []
         grey = self._grey(frame)
-        return [
-            h
-            for h in self._hands(frame, thorough=True)
-            if h.gesture in VOTING_SHAPES
-            and all(_moved(x, h) for x in now + before)
-            and not self._unchanged(h.box, grey)
-            and not self._lay_there(h, frame)
-            and not self._on_unseen(h.box)
-        ]
+
+        def landed(hands: list[HandSeen]) -> list[HandSeen]:
+            return [
+                h
+                for h in hands
+                if h.gesture in VOTING_SHAPES
+                and all(_moved(x, h) for x in now + before)
+                and not self._unchanged(h.box, grey)
+                and not self._lay_there(h, frame)
+                and not self._on_unseen(h.box)
+            ]
+
+        found = landed(self._hands(frame, thorough=True))
+        if not found and self._noisy():
+            # Noisy video: the thorough look read the other hand again, so once more through the denoise
+            # filter (noisy 1004, seat 8: the reach's "point" on every look; denoised, the thumb-up too).
+            found = landed(self._denoised_look(frame, thorough=True))
+        return found
 
     def _unchanged(
         self,

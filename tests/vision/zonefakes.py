@@ -12,8 +12,8 @@ ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float
 
 class OneZoneFinder:
     """The parts of the finder a :class:`vision.seatwatch.ZoneWatcher` asks for besides ``find``: every zone
-    is :data:`ZONE`, every seat's hand is 30 px, and the arm never names an owner (the arm's path has tests
-    of its own in ``test_attribution.py``)."""
+    is :data:`ZONE`, every seat's hand is 30 px, a look at one place reads nothing, and the arm never names an
+    owner (the arm's path has tests of its own in ``test_attribution.py``)."""
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
@@ -25,3 +25,10 @@ class OneZoneFinder:
 
     def hand_size(self, seat: int) -> float:
         return 30.0
+
+    def look_at(
+        self, frame: np.ndarray, seat: int, zone: str, centre: tuple[float, float], side: float
+    ) -> list[HandSeen]:
+        """A look through a crop around one place (noisy video, what came): reads nothing unless a test's
+        finder says otherwise."""
+        return []
