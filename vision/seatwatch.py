@@ -182,6 +182,7 @@ class ZoneWatcher:
         self._start: npt.NDArray[np.uint8] | None = None  # the zone's grey picture when the stretch began
         self._first: npt.NDArray[np.uint8] | None = None  # the stretch's first frame (see vision.armpath)
         self._last_frame: npt.NDArray[np.uint8] | None = None
+        self._moved_last: npt.NDArray[np.uint8] | None = None  # raise zones: the last frame that changed
         # grey zone pictures of the current activity (and the one before it), for per-hand timing
         self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
         self.state = _ZoneState()
@@ -250,6 +251,7 @@ class ZoneWatcher:
             st.quiet = 0
             self._hist.append((t, grey))
             if self.zone == "raise_zone":
+                self._moved_last = frame
                 moving = [h for h in self._hands(frame) if all(_moved(s, h) for s in st.static)]
                 # Every moving hand, not only the highest: two hands in one zone (a neighbour's rising
                 # through it while this seat's gun holds) are followed apart (see _tracks).
@@ -574,7 +576,13 @@ class ZoneWatcher:
                 now = self._hands(frame, thorough=True)
                 lying = [h for h in now if self._unchanged(h.box, grey)]
             if self._noisy() and all(_still_there(h, lying, st.static) for h in now):
-                now = now + self._denoised_aim(frame, grey)
+                aim = self._denoised_aim(frame, grey)
+                if not aim and self._moved_last is not None:
+                    # The movement's last frame, where the hand came to its top: a held gun read through
+                    # the filter there and on neither of the settle's frames (noisy 704 seat 2, "gun" 0.96
+                    # at the top, "other" 0.98 after; 1108 seat 7, "gun" 0.86, then nothing).
+                    aim = self._denoised_aim(self._moved_last, self._grey(self._moved_last))
+                now = now + aim
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)

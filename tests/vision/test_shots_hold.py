@@ -134,3 +134,47 @@ def test_a_point_as_long_as_an_arm_is_no_raise() -> None:
     of true raises span at most 1.12 hand lengths. Hands here are 30 px."""
     assert _whole(_raises(ArmLong(63.0), 0.3 * NOISY_SIGMA)) == []
     assert _whole(_raises(ArmLong(34.0), 0.3 * NOISY_SIGMA)) == [(STILL_FROM, "point", TOP)]
+
+
+class GunAtTopOnly(Listed):
+    """Noisy 704 seat 2 and 1108 seat 7: the plain look reads nothing; through the denoise filter the hand
+    reads "gun" on the movement's last frame (its top) and "other" on the frames after. Frames carry their
+    number in pixel (0, 0), outside the filtered box; a denoised frame is told by the hand's smooth pixels."""
+
+    def __init__(self, gun_frame: int) -> None:
+        super().__init__({})
+        self.gun_frame = gun_frame
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        self.calls += 1
+        ys, xs = np.nonzero(frame[100:200, 100:200, 0] > 150)
+        if len(xs) < 200:
+            return []
+        x0, y0 = int(xs.min()) + 100, int(ys.min()) + 100
+        if float(frame[y0 + 3 : y0 + SIDE - 3, x0 + 3 : x0 + SIDE - 3, 0].astype(np.float32).std()) >= 6.0:
+            return []
+        gesture = "gun" if int(frame[0, 0, 0]) == self.gun_frame else "other"
+        return [_hand(float(x0), float(y0), gesture)]
+
+
+def _noisy_raises(finder: Listed) -> list[Observation]:
+    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NoiseLevel(NOISY)
+    out = []
+    for i, top in enumerate(PATH):
+        finder.i = i
+        f = np.full((300, 300, 3), 60.0)
+        if top is not None:
+            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
+                0.0, 12.0, (SIDE, SIDE, 3)
+            )
+        f[0, 0] = i
+        out.extend(w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40))
+    return [o for o in out if o.kind == "shot_raise"]
+
+
+def test_a_gun_read_through_the_filter_only_at_its_top_is_a_whole_raise() -> None:
+    """The settle's denoised look reads the frame two still frames after the top ("other" there); the
+    movement's last frame is looked at too when that finds no aiming hand."""
+    assert _whole(_noisy_raises(GunAtTopOnly(gun_frame=7))) == [(STILL_FROM, "gun", TOP)]
+    assert _whole(_noisy_raises(GunAtTopOnly(gun_frame=-1))) == []
