@@ -178,3 +178,24 @@ def test_a_gun_read_through_the_filter_only_at_its_top_is_a_whole_raise() -> Non
     movement's last frame is looked at too when that finds no aiming hand."""
     assert _whole(_noisy_raises(GunAtTopOnly(gun_frame=7))) == [(STILL_FROM, "gun", TOP)]
     assert _whole(_noisy_raises(GunAtTopOnly(gun_frame=-1))) == []
+
+
+class GunThroughFilterPlainly(GunAtTopOnly):
+    """Noisy 409 seat 5: the plain look reads nothing while the gun holds; through the filter the thorough
+    look reads "other" 0.86 (the settle's looks) and the plain one "gun" 0.54 on the hold's later frames."""
+
+    def __init__(self) -> None:
+        super().__init__(gun_frame=-1)
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        seen = super().find(frame, seat, zone, thorough=thorough)
+        if thorough or self.i < 11:
+            return seen
+        return [_hand(h.box[0], h.box[1], "gun", conf=0.54) for h in seen]
+
+
+def test_a_gun_read_through_the_filter_on_the_holds_later_frames_is_a_whole_raise() -> None:
+    """Every other frame of the hold look goes through the denoise filter; an aiming hand read there at
+    least DENOISED_AIM_CONF sure is a whole raise."""
+    finder = GunThroughFilterPlainly()
+    assert _whole(_noisy_raises(finder)) == [(STILL_FROM, "gun", TOP)]
