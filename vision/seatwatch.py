@@ -83,6 +83,10 @@ RAISE_MAX_THICK = 0.75
 # while heads and masks uncovered by a neighbour's arm moving away read as hands 0.85-1.12 long (noisy 801,
 # seat 9: an "other" 61 x 34 px where hands are 58 px long, held).
 RAISE_MAX_SIDE = 0.95
+# An aiming hand's landmarks span at most this many hand lengths: the guns and points of true raises on the
+# tuning games' sightings measured up to 1.12; noisy 1209's false raise by seat 1 was a "point" 2.1 long, 0.4
+# across, read along seat 2's rising arm.
+RAISE_MAX_AIM_SIDE = 1.6
 # On noisy video, a raise zone whose plain look finds no hand may look again through the denoise filter. Off:
 # on the noisy tuning games it found 3 raises no plain look saw, but it also read peeking heads as raised
 # hands (6 more false raises, 2 nights turned into misses); see bench/RESULTS.md, "Session 4: shots".
@@ -107,6 +111,9 @@ PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred
 # a voting shape read there on a place at least LOOK_CLOTH_SHARE cloth before the movement is the arrival.
 LOOK_MIN_AREA, LOOK_SIDE, LOOK_CLOTH_SHARE = 0.08, 2.0, 0.7
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
+# Noisy video: a raise zone that settled with no hand that moved found is looked at on this many of the still
+# frames after (see ZoneWatcher._hold_look): a held gun the settle's looks missed is read on a later frame.
+HOLD_LOOK_FRAMES = 8
 
 
 @dataclass(frozen=True)
@@ -149,6 +156,11 @@ class _ZoneState:
     pending: tuple[int, npt.NDArray[np.uint8], list[HandSeen]] | None = None
     # the hands resting before the movement that the look for a missed arrival follows
     look_before: list[HandSeen] = field(default_factory=list)
+    # raise zones, noisy video: frames left to look for a held hand the settle missed, when the zone became
+    # still, and the last hand seen moving before it
+    hold: int = 0
+    hold_t: int = 0
+    hold_last: HandSeen | None = None
 
 
 class ZoneWatcher:
@@ -175,6 +187,7 @@ class ZoneWatcher:
         self._start: npt.NDArray[np.uint8] | None = None  # the zone's grey picture when the stretch began
         self._first: npt.NDArray[np.uint8] | None = None  # the stretch's first frame (see vision.armpath)
         self._last_frame: npt.NDArray[np.uint8] | None = None
+        self._moved_last: npt.NDArray[np.uint8] | None = None  # raise zones: the last frame that changed
         # grey zone pictures of the current activity (and the one before it), for per-hand timing
         self._hist: deque[tuple[int, npt.NDArray[np.uint8]]] = deque(maxlen=HISTORY_FRAMES)
         self.state = _ZoneState()
@@ -229,6 +242,7 @@ class ZoneWatcher:
                     else None
                 )
             st.recheck = 0
+            st.hold = 0
             if st.active_since is None:
                 st.active_since = t
                 self._still = last
@@ -242,6 +256,7 @@ class ZoneWatcher:
             st.quiet = 0
             self._hist.append((t, grey))
             if self.zone == "raise_zone":
+                self._moved_last = frame
                 moving = [h for h in self._hands(frame) if all(_moved(s, h) for s in st.static)]
                 # Every moving hand, not only the highest: two hands in one zone (a neighbour's rising
                 # through it while this seat's gun holds) are followed apart (see _tracks).
@@ -252,6 +267,8 @@ class ZoneWatcher:
         if st.active_since is None:
             if st.recheck and self.zone == "table_zone":
                 out.extend(self._recheck(frame))
+            if st.hold and self.zone == "raise_zone":
+                out.extend(self._hold_look(frame))
             return out
         st.quiet += 1
         if st.quiet < (
@@ -607,6 +624,42 @@ class ZoneWatcher:
             and not self._unchanged(h.box, grey)
         ]
 
+    def _hold_look(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
+        """Noisy video, a still frame after a raise zone settled with no hand that moved found: one more
+        look, plain and through the denoise filter by turns (one landmarker call a frame). A hand-sized hand
+        whose place changed since before the movement is a whole raise, timed when the zone became still, if
+        it aims (gun or point, DENOISED_AIM_CONF sure) or, on a plain look, is where the hand was last seen
+        moving. The settle's frames are often ones a held gun is not read on: noisy 1102 seat 4, nothing at
+        the settle, "gun" plainly on the next frames; 1101 seat 1, a gun over a neighbour's head, read
+        "fist" rising and on the hold's later frames; 409 seat 5, "other" at the settle, "gun" 0.54 on the
+        next four frames through the filter."""
+        st = self.state
+        st.hold -= 1
+        grey = self._grey(frame)
+        plain = (HOLD_LOOK_FRAMES - st.hold) % 2 == 1
+        if plain:
+            seen = self._hands(frame)
+        else:
+            box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
+            seen = self._raised(
+                frame, self.finder.find(denoised(frame, box), self.seat, self.zone), thorough=False
+            )
+        found = [
+            h
+            for h in seen
+            if all(_moved(s, h) for s in st.static)
+            and not self._unchanged(h.box, grey)
+            and (
+                (h.gesture in AIMED and h.conf >= DENOISED_AIM_CONF)
+                or (plain and st.hold_last is not None and not _moved(st.hold_last, h))
+            )
+        ]
+        if not found:
+            return []
+        h = min(found, key=lambda x: x.top_y)
+        st.hold, st.raised = 0, h
+        return [Observation("shot_raise", h.owner, self.seat, st.hold_t, h.conf, h.gesture, h.box)]
+
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
         assert st.active_since is not None and st.last_change is not None
@@ -627,11 +680,29 @@ class ZoneWatcher:
                 now = self._hands(frame, thorough=True)
                 lying = [h for h in now if self._unchanged(h.box, grey)]
             if self._noisy() and all(_still_there(h, lying, st.static) for h in now):
-                now = now + self._denoised_aim(frame, grey)
+                aim = self._denoised_aim(frame, grey)
+                if not aim and self._moved_last is not None:
+                    # The movement's last frame, where the hand came to its top: a held gun read through
+                    # the filter there and on neither of the settle's frames (noisy 704 seat 2, "gun" 0.96
+                    # at the top, "other" 0.98 after; 1108 seat 7, "gun" 0.86, then nothing).
+                    aim = self._denoised_aim(self._moved_last, self._grey(self._moved_last))
+                now = now + aim
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
-            return self._settle_raise([h for h in now if not any(h is x for x in lying)], still_from)
+            moving = [h for _, h in st.trail if all(_moved(s, h) for s in st.static)]
+            fresh = [h for h in now if not any(h is x for x in lying)]
+            raised = self._settle_raise(fresh, still_from)
+            # Noisy video: no hand found holding, though a hand-sized part of the zone changed: look on.
+            if (
+                self._noisy()
+                and st.raised is None
+                and all(o.partial for o in raised)
+                and self._unexplained(frame, [])
+            ):
+                st.hold, st.hold_t = HOLD_LOOK_FRAMES, still_from
+                st.hold_last = moving[-1] if moving else None
+            return raised
         out: list[Observation] = self._unseen_gone(frame, started)
         before = st.resting
         matched_before: set[int] = set()
@@ -1057,10 +1128,10 @@ def _hand_sized(hand: HandSeen, hand_px: float) -> bool:
     """A raised hand's landmarks span at least RAISE_MIN_SIDE of the owner's hand length (the landmarker
     also finds tiny "hands" in a lowered head and its mask, 22 px across where hands are 57 px long), and
     unless it aims, between RAISE_MIN_THICK and RAISE_MAX_THICK of it across and at most RAISE_MAX_SIDE
-    long (not a flat sliver, not a head)."""
+    long (not a flat sliver, not a head); if it aims, at most RAISE_MAX_AIM_SIDE long (not an arm)."""
     w, h = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
     if hand.gesture in AIMED:
-        return max(w, h) >= RAISE_MIN_SIDE * hand_px
+        return RAISE_MIN_SIDE * hand_px <= max(w, h) <= RAISE_MAX_AIM_SIDE * hand_px
     thick = RAISE_MIN_THICK * hand_px <= min(w, h) <= RAISE_MAX_THICK * hand_px
     return RAISE_MIN_SIDE * hand_px <= max(w, h) <= RAISE_MAX_SIDE * hand_px and thick
 
