@@ -5,7 +5,9 @@ Clean 1105, zone 2 at 38.08 s: seat 1 reached into zone 2 while seat 2 placed it
 2's grey forearm lying across seat 1's blue sleeve. The changed region joined to the thumb held both
 sleeves, its median colour was blue, and the vote went to a blue-clad neighbour. The forearm strip leaving
 the thumb's wrist is grey: seat 2's own. Noisy 1008, zone 2 at 37.92 s: an unreadable landing boxed with
-its cuff (78 px for a 58-px hand) left too little of seat 1's red sleeve beyond the box to judge.
+its cuff (78 px for a 58-px hand) left too little of seat 1's red sleeve beyond the box to judge. Noisy
+1003, zone 4 at 38.12 s: an unread fist's region ran on into a neighbour's torso; the cuff joined to the
+fist is the player's own.
 Small synthetic frames on the two-seat table of ``test_attribution`` (seat 1's body at the lower left,
 seat 2's at the lower right, the hand in seat 1's zone).
 """
@@ -115,3 +117,22 @@ def test_an_unreadable_landing_boxed_with_its_cuff_is_judged_on_its_sleeve(monke
     assert finder.arm_owner(before, after, blob, 1, before, before) == 2
     monkeypatch.setattr(handfinder, "BLOB_CAP", 1e9)  # 0.34: the box's own size
     assert finder.arm_owner(before, after, blob, 1, before, before) is None
+
+
+def test_an_unread_fist_keeps_the_cuff_joined_to_it_when_the_region_runs_on(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """Noisy 1003, zone 4 at 38.12 s: seat 4's fist, never read, came in on its white sleeve while seat 5
+    leaned, and the changed region ran on from the sleeve into seat 5's tan torso: its median colour was
+    seat 5's, and the vote went to seat 5. The arm within half a hand length of the fist is seat 4's white
+    cuff."""
+    finder = _finder()
+    white, dark_skin = (205, 205, 205), (120, 70, 50)
+    before = _scene((white, TAN))
+    after = before.copy()
+    cv2.line(after, (100, 264), (300, 272), TAN, 20)  # the neighbour's change the sleeve runs into
+    cv2.line(after, (150, 190), (100, 262), white, 16)
+    cv2.rectangle(after, (138, 178), (162, 202), dark_skin, -1)
+    fist = HandSeen(1, "other", 0.3, 0.3, (138.0, 178.0, 162.0, 202.0), (150.0, 190.0), 178.0, 1.0, NONE)
+    assert finder.arm_owner(before, after, fist, 1, before, before) is None
+    assert finder.last_strip_dist[1] < 0.2 and finder.last_strip_dist[2] > 0.45
+    monkeypatch.setattr(HandFinder, "_joined", lambda *a, **k: None)  # 0.34: the whole region's colour
+    assert finder.arm_owner(before, after, fist, 1, before, before) == 2
