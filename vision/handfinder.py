@@ -88,19 +88,6 @@ def _colour_distance(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> 
     return 3.0 * chroma + 0.5 * abs(math.log(sa / sb))
 
 
-def _clear_match(dist: dict[int, float]) -> int | None:
-    """The seat whose clothes a sleeve's colour clearly matches (``dist``: its distance from each seat's
-    clothes), every other seat's clearly not; None when it does not say."""
-    best = min(dist, key=lambda s: dist[s])
-    rest = [d for s, d in dist.items() if s != best]
-    if not rest:
-        return None
-    apart = min(rest)
-    if dist[best] <= SLEEVE_MATCH and apart >= SLEEVE_APART and apart >= SLEEVE_RATIO * dist[best]:
-        return best
-    return None
-
-
 def _padded_box(
     polygon: npt.NDArray[np.float64], frame_shape: tuple[int, ...], pad: float
 ) -> tuple[int, int, int, int]:
@@ -352,10 +339,10 @@ class HandFinder:
         zone_seat: int,
         cloth: npt.NDArray[np.float64],
         size: float,
-    ) -> tuple[dict[int, float], bool] | None:
-        """How far the colour of the arm joined to the hand lies from each nearby seat's clothes, and
-        whether that arm is the forearm strip leaving a landmarked wrist (``vision.armpath.wrist_strip``);
-        an unread hand's is the arm within ``RING`` hand lengths beyond it. ``found``: the changed region's
+    ) -> dict[int, float] | None:
+        """How far the colour of the arm joined to the hand lies from each nearby seat's clothes: the
+        forearm strip leaving a landmarked wrist (``vision.armpath.wrist_strip``), or for an unread hand the
+        arm within ``RING`` hand lengths beyond it. ``found``: the changed region's
         (N, 2) pixels and its arm mask (``arm_pixels``). None when too little of it changed to judge. Two arms
         in one changed region (a neighbour's reach and the player's own vote) are told apart here: the
         region's median colour is either's or neither's, the arm joined to the hand is the hand's own
@@ -375,7 +362,7 @@ class HandFinder:
         colour = np.median(after[ys, xs].astype(np.float64), axis=0)
         dist = {s: _colour_distance(colour, self.clothing(before, s)) for s in self._near(zone_seat)}
         self.last_strip_dist = dist
-        return dist, strip is not None
+        return dist
 
     def arm_owner(
         self,
@@ -402,17 +389,15 @@ class HandFinder:
             return None
         pts, far = found
         joined = self._joined(after, before, found, hand, zone_seat, cloth, size)
-        if joined is not None and joined[1]:
-            by_strip = _clear_match(joined[0])  # the forearm leaving the wrist says whose it is
-            if by_strip is not None:
-                return by_strip
 
         def mine(seat: int) -> bool:
-            """The arm joined to the hand clearly matches the zone's own player, not ``seat``."""
+            """The arm joined to the hand clearly matches the zone's own player, not ``seat``. It only ever
+            keeps a hand for the zone's player: naming a neighbour by it moved two own thumb-ups (clean
+            1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists."""
             if joined is None:
                 return False
-            own = joined[0].get(zone_seat, math.inf)
-            return own <= SLEEVE_MATCH and joined[0].get(seat, 0.0) >= SLEEVE_RATIO * own
+            own = joined.get(zone_seat, math.inf)
+            return own <= SLEEVE_MATCH and joined.get(seat, 0.0) >= SLEEVE_RATIO * own
 
         if far.sum() < 0.15 * size * size / 4:
             return None
