@@ -44,6 +44,10 @@ HAND_FLOOR = 0.45
 # The forearm strip joined to the wrist (vision.armpath.wrist_strip) is judged on at least this much changed
 # sleeve (in expected hand lengths squared); clean 1105's grey forearm: 0.21.
 STRIP_MIN_AREA = 0.1
+# The strip keeps only a hand in a voting shape for the zone's player: a pointing hand is a reach's shape, and
+# the zone player's own forearm, voting at the same moment, can lie at its wrist (clean 1004, zone 8 at
+# 66.56 s: seat 9's pointing hand, its wrist strip 0.20 from seat 8's clothes).
+STRIP_SHAPES = ("thumb_up", "fist")
 # An unread hand (no landmarks, no wrist) is joined to the changed arm within this many hand lengths beyond
 # it, on every side (noisy 1003: seat 4's white cuff above its fist, 0.13 from seat 4's clothes, where the
 # whole region, reaching seat 5's tan torso, measured 0.10 from seat 5's).
@@ -351,6 +355,8 @@ class HandFinder:
         pts, far = found
         hand_len = self.hand_size(zone_seat)
         strip = wrist_strip(pts, after, hand.points, hand_len, cloth)
+        if strip is not None and hand.gesture not in STRIP_SHAPES:
+            return None
         joined = strip
         if strip is None:
             r = np.hypot(pts[:, 0] - hand.centre[0], pts[:, 1] - hand.centre[1])

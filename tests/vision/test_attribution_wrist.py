@@ -14,6 +14,8 @@ seat 2's at the lower right, the hand in seat 1's zone).
 
 from __future__ import annotations
 
+import dataclasses
+
 import cv2
 import numpy as np
 
@@ -67,6 +69,9 @@ def test_the_arm_joined_to_the_wrist_is_the_hands_when_a_reach_crosses_it(monkey
     hand = _thumb((138.0, 208.0))
     assert finder.arm_owner(before, after, hand, 1, before, before) in (None, 1)
     assert finder.last_strip_dist[1] < 0.2 < 0.45 < finder.last_strip_dist[2]
+    # A pointing hand (a reach's shape) is left to the whole region's colour (clean 1004, zone 8).
+    pointing = dataclasses.replace(hand, gesture="point")
+    assert finder.arm_owner(before, after, pointing, 1, before, before) == 2
     # Without the strip (0.34's rule) the whole region's colour names the neighbour: the case is real.
     monkeypatch.setattr(HandFinder, "_joined", lambda *a, **k: None)
     assert finder.arm_owner(before, after, hand, 1, before, before) == 2
