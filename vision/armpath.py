@@ -54,6 +54,11 @@ CLOTH_NEAR = 0.15
 # or finger that did not move is split by it, a few pixels apart at its edge (clean 1008: 5 px kept the
 # neighbour's sleeve apart from its pointing hand).
 CLOSE_PX = 7
+# The strip joined to the wrist (wrist_strip): this long past the wrist along the forearm and this wide on
+# each side of its line, in expected hand lengths. Clean 1105: the grey forearm runs half a hand length from
+# the wrist before a neighbour's blue sleeve crosses it.
+STRIP_LEN, STRIP_HALF_WIDTH = 0.5, 0.3
+MIDDLE_KNUCKLE = 9
 
 
 def _blur(img: npt.NDArray[np.uint8], box: tuple[int, int, int, int]) -> npt.NDArray[np.int16]:
@@ -144,3 +149,45 @@ def arm_pixels(
         rgb = now[ys, xs].astype(np.float64)
         arm &= cloth_distance(rgb, cloth.astype(np.float64)) > CLOTH_NEAR  # uncovered cloth, no arm
     return pts, arm
+
+
+def wrist_strip(
+    pts: npt.NDArray[np.float64],
+    after: npt.NDArray[np.uint8],
+    points: npt.NDArray[np.float32],
+    hand_len: float,
+    cloth: npt.NDArray[np.float64] | None = None,
+) -> npt.NDArray[np.bool_] | None:
+    """Which of a changed region's (N, 2) pixels ``pts`` (frame coordinates, from :func:`arm_pixels`) are the
+    forearm joined to the hand's wrist: those within ``STRIP_LEN`` hand lengths past the wrist along the
+    middle knuckle-to-wrist direction and ``STRIP_HALF_WIDTH`` of its line, not cloth-coloured (given the
+    (3,) ``cloth``). ``after``: the (H, W, 3) RGB frame; ``points``: the hand's (21, 3) landmarks;
+    ``hand_len``: the expected hand length in pixels. Returns an (N,) mask, or None when the landmarks give
+    no wrist direction (unread, or the wrist on the knuckle)."""
+    if points.shape != (21, 3):
+        raise ValueError(f"points: expected (21, 3) landmarks, got {points.shape}")
+    if pts.ndim != 2 or pts.shape[1] != 2:
+        raise ValueError(f"pts: expected (N, 2) pixels, got {pts.shape}")
+    wrist = points[WRIST, :2].astype(np.float64)
+    back = wrist - points[MIDDLE_KNUCKLE, :2].astype(np.float64)
+    length = float(np.hypot(*back))
+    if not np.any(points[:, :2]) or length < WRIST_MIN_OFFSET * hand_len:
+        return None
+    u = back / length
+    rel = pts - wrist
+    along = rel @ u
+    across = np.abs(rel @ np.array([-u[1], u[0]]))
+    strip = (along >= 0) & (along < STRIP_LEN * hand_len) & (across <= STRIP_HALF_WIDTH * hand_len)
+    if cloth is not None and strip.any():
+        h, w = after.shape[:2]
+        xs = np.clip(pts[:, 0].astype(np.int64), 0, w - 1)
+        ys = np.clip(pts[:, 1].astype(np.int64), 0, h - 1)
+        idx = np.nonzero(strip)[0]
+        x0, y0 = int(xs[idx].min()), int(ys[idx].min())
+        x1, y1 = int(xs[idx].max()) + 1, int(ys[idx].max()) + 1
+        now = _blur(after, (max(0, x0 - 2), max(0, y0 - 2), min(w, x1 + 2), min(h, y1 + 2)))
+        ox, oy = max(0, x0 - 2), max(0, y0 - 2)
+        rgb = now[ys[idx] - oy, xs[idx] - ox].astype(np.float64)
+        strip[idx] = cloth_distance(rgb, cloth.astype(np.float64)) > CLOTH_NEAR
+    out: npt.NDArray[np.bool_] = strip
+    return out

@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
-from vision.armpath import arm_pixels
+from vision.armpath import arm_pixels, wrist_strip
 from vision.crops import crop_around, crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
@@ -41,6 +41,21 @@ SLEEVE_MIN_AREA = 0.25
 # box only part of a fist (noisy 1007: 8 × 11 px of a 47-px hand), and the rest of the fist, beyond the box,
 # counted as the arm; its skin matched a beige-clad neighbour. Vote fists box at 0.5-0.7 hand lengths.
 HAND_FLOOR = 0.45
+# The forearm strip joined to the wrist (vision.armpath.wrist_strip) is judged on at least this much changed
+# sleeve (in expected hand lengths squared); clean 1105's grey forearm: 0.21.
+STRIP_MIN_AREA = 0.1
+# The strip keeps only a hand in a voting shape for the zone's player: a pointing hand is a reach's shape, and
+# the zone player's own forearm, voting at the same moment, can lie at its wrist (clean 1004, zone 8 at
+# 66.56 s: seat 9's pointing hand, its wrist strip 0.20 from seat 8's clothes).
+STRIP_SHAPES = ("thumb_up", "fist")
+# An unread hand (no landmarks, no wrist) is joined to the changed arm within this many hand lengths beyond
+# it, on every side (noisy 1003: seat 4's white cuff above its fist, 0.13 from seat 4's clothes, where the
+# whole region, reaching seat 5's tan torso, measured 0.10 from seat 5's).
+RING = 0.5
+# An unreadable landing (no landmarks) is taken at most this much of the zone's hand length across: its box
+# is what changed, and can hold the cuff or the sleeve that brought it (noisy 1008: 78 px for a 58-px hand),
+# which then counted as hand and left too little arm to judge its sleeve by.
+BLOB_CAP = 1.0
 # An empty zone crop is tried again turned by these angles (degrees) before the tiled pass: each try is
 # another look at a hand the palm detector missed (bench/RESULTS.md, "Rendered hands vs MediaPipe"). Off
 # by default: every empty zone crop pays for it.
@@ -121,6 +136,7 @@ class HandFinder:
         self.calls = 0
         self.last_arm_angles: dict[int, float] = {}
         self.last_sleeve_dist: dict[int, float] = {}
+        self.last_strip_dist: dict[int, float] = {}
         self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
         self._heads = {
             s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
@@ -328,6 +344,42 @@ class HandFinder:
             return best
         return None
 
+    def _joined(
+        self,
+        after: npt.NDArray[np.uint8],
+        before: npt.NDArray[np.uint8],
+        found: tuple[npt.NDArray[np.float64], npt.NDArray[np.bool_]],
+        hand: HandSeen,
+        zone_seat: int,
+        cloth: npt.NDArray[np.float64],
+        size: float,
+    ) -> dict[int, float] | None:
+        """How far the colour of the arm joined to the hand lies from each nearby seat's clothes: the
+        forearm strip leaving a landmarked wrist (``vision.armpath.wrist_strip``), or for an unread hand the
+        arm within ``RING`` hand lengths beyond it. ``found``: the changed region's
+        (N, 2) pixels and its arm mask (``arm_pixels``). None when too little of it changed to judge. Two arms
+        in one changed region (a neighbour's reach and the player's own vote) are told apart here: the
+        region's median colour is either's or neither's, the arm joined to the hand is the hand's own
+        (clean 1105, noisy 1003)."""
+        self.last_strip_dist = {}
+        pts, far = found
+        hand_len = self.hand_size(zone_seat)
+        strip = wrist_strip(pts, after, hand.points, hand_len, cloth)
+        if strip is not None and hand.gesture not in STRIP_SHAPES:
+            return None
+        joined = strip
+        if strip is None:
+            r = np.hypot(pts[:, 0] - hand.centre[0], pts[:, 1] - hand.centre[1])
+            joined = far & (r < 0.9 * size + RING * hand_len)
+        assert joined is not None
+        if joined.sum() < STRIP_MIN_AREA * hand_len * hand_len:
+            return None
+        xs, ys = pts[joined, 0].astype(np.int64), pts[joined, 1].astype(np.int64)
+        colour = np.median(after[ys, xs].astype(np.float64), axis=0)
+        dist = {s: _colour_distance(colour, self.clothing(before, s)) for s in self._near(zone_seat)}
+        self.last_strip_dist = dist
+        return dist
+
     def arm_owner(
         self,
         before: npt.NDArray[np.uint8],
@@ -344,12 +396,25 @@ class HandFinder:
         ``recent`` is the zone's picture just before its movement (optional)."""
         box_side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
         size = max(box_side, 12.0, HAND_FLOOR * self.hand_size(zone_seat))
+        if not np.any(hand.points[:, :2]):
+            size = min(size, BLOB_CAP * self.hand_size(zone_seat))
         cx, cy = hand.centre
         cloth = self.cloth(background if background is not None else before, zone_seat)
         found = arm_pixels(before, after, hand.centre, hand.points, size, background, cloth, recent)
         if found is None:
             return None
         pts, far = found
+        joined = self._joined(after, before, found, hand, zone_seat, cloth, size)
+
+        def mine(seat: int) -> bool:
+            """The arm joined to the hand clearly matches the zone's own player, not ``seat``. It only ever
+            keeps a hand for the zone's player: naming a neighbour by it moved two own thumb-ups (clean
+            1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists."""
+            if joined is None:
+                return False
+            own = joined.get(zone_seat, math.inf)
+            return own <= SLEEVE_MATCH and joined.get(seat, 0.0) >= SLEEVE_RATIO * own
+
         if far.sum() < 0.15 * size * size / 4:
             return None
         arm = pts[far].mean(axis=0) - np.array([cx, cy])
@@ -373,7 +438,7 @@ class HandFinder:
         if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
             by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
         if by_colour is not None:
-            return by_colour
+            return None if mine(by_colour) else by_colour
         sleeve = self.last_sleeve_dist
         best = min(angles, key=lambda k: angles[k])
         self.last_arm_angles = angles
@@ -395,4 +460,4 @@ class HandFinder:
         tip = pts[int(np.argmax(np.hypot(pts[:, 0] - cx, pts[:, 1] - cy)))]
         near_best = float(np.hypot(*(tip - self._anchors[best])))
         near_own = float(np.hypot(*(tip - self._anchors[zone_seat])))
-        return best if near_best < near_own else None
+        return best if near_best < near_own and not mine(best) else None
