@@ -392,13 +392,22 @@ class ZoneWatcher:
         st.placed.append(hand)
         return [self._down(hand, st.recheck_t)]
 
+    def _box_px(self, box: Box) -> tuple[int, int, int, int]:
+        """``box`` (frame pixels) as x0, y0, x1, y1 in the zone rectangle's pixels, clipped to it (x1, y1
+        exclusive)."""
+        x0, y0, _, _ = self.rect
+        h, w = self.mask.shape
+        return (
+            int(max(0, box[0] - x0)),
+            int(max(0, box[1] - y0)),
+            int(min(w, box[2] - x0 + 1)),
+            int(min(h, box[3] - y0 + 1)),
+        )
+
     def _was_cloth(self, box: Box, before: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32]) -> bool:
         """At least LOOK_CLOTH_SHARE of the zone inside ``box`` showed the cloth in ``before`` (the zone's
         rectangle before the movement): a hand came to lie there, rather than one lying there shifted."""
-        x0, y0, _, _ = self.rect
-        h, w = self.mask.shape
-        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
-        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        bx0, by0, bx1, by1 = self._box_px(box)
         inside = self.mask[by0:by1, bx0:bx1]
         if bx1 - bx0 < 2 or by1 - by0 < 2 or not inside.any():
             return False
@@ -444,10 +453,7 @@ class ZoneWatcher:
     def _lay_beside(self, box: Box, grey: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_]) -> bool:
         """``box`` apart from ``part`` (the zone rectangle's mask) keeps at least LAY_BESIDE_SHARE of its
         pixels, and they show what they showed before the movement."""
-        x0, y0, _, _ = self.rect
-        h, w = self.mask.shape
-        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
-        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        bx0, by0, bx1, by1 = self._box_px(box)
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return False
         left = int(np.count_nonzero(~part[by0:by1, bx0:bx1]))
@@ -523,8 +529,7 @@ class ZoneWatcher:
             return False
         x0, y0, _, _ = self.rect
         h, w = self.mask.shape
-        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
-        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        bx0, by0, bx1, by1 = self._box_px(box)
         region = self._still[y0 : y0 + h, x0 : x0 + w][by0:by1, bx0:bx1][self.mask[by0:by1, bx0:bx1]]
         now = frame[y0 : y0 + h, x0 : x0 + w][by0:by1, bx0:bx1][self.mask[by0:by1, bx0:bx1]]
         if len(region) == 0:
@@ -899,10 +904,7 @@ class ZoneWatcher:
         zone rectangle's mask) not counted."""
         if before is None and self._still is None:
             return False
-        x0, y0, _, _ = self.rect
-        h, w = self.mask.shape
-        bx0, by0 = int(max(0, box[0] - x0)), int(max(0, box[1] - y0))
-        bx1, by1 = int(min(w, box[2] - x0 + 1)), int(min(h, box[3] - y0 + 1))
+        bx0, by0, bx1, by1 = self._box_px(box)
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return False
         if before is None:

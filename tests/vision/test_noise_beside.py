@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from tests.vision.zonefakes import OneZoneFinder
+from tests.vision.zonefakes import OneZoneFinder, watch_frames
 from vision.handfinder import HandSeen
 from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import UNSEEN_CONF, Observation, ZoneWatcher
+from vision.seatwatch import UNSEEN_CONF
 
 NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
 CLOTH, SKIN, FIST = (30, 90, 56), (200, 150, 120), (210, 210, 210)
@@ -52,15 +52,6 @@ def _frame(fist_x: int | None, rest_x: int = REST[0]) -> np.ndarray:
     return f
 
 
-def _run(level: NoiseLevel, frames: list[np.ndarray], finder: BesideFinder) -> list[Observation]:
-    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = level
-    obs: list[Observation] = []
-    for i, f in enumerate(frames):
-        obs.extend(w.feed(f, i * 40))
-    return obs
-
-
 # The fist comes in from the left and rests touching the rest hand (6 px over its box) for 1.6 s.
 ARRIVES = [None] * 5 + [100, 110, 118, 124] + [126] * 40
 STILL_T = 9 * 40  # the first frame of the still picture
@@ -71,13 +62,13 @@ def test_a_landing_beside_the_players_resting_hand_is_found_on_noisy_video(fist_
     # Failed on 0.30: the hand read there overlaps the landing and its box changed (the fist covers part of
     # it), so it vetoed the landing. It is the hand that rested there before the movement, and it still lies
     # there (its place, apart from the fist, looks as before): the fist beside it is what came.
-    obs = _run(NOISY, [_frame(x) for x in ARRIVES], BesideFinder(fist_read=fist_read))
+    obs = watch_frames(NOISY, [_frame(x) for x in ARRIVES], BesideFinder(fist_read=fist_read))
     assert [(o.kind, o.seat, o.t, o.gesture, o.conf) for o in obs] == [
         ("hand_down", 3, STILL_T, "other", UNSEEN_CONF)
     ]
     assert obs[0].box is not None and obs[0].box[0] <= 126 and obs[0].box[2] <= 160
     # Clean video keeps the veto.
-    assert _run(CLEAN, [_frame(x) for x in ARRIVES], BesideFinder(fist_read=fist_read)) == []
+    assert watch_frames(CLEAN, [_frame(x) for x in ARRIVES], BesideFinder(fist_read=fist_read)) == []
 
 
 def test_a_resting_hand_that_shifted_still_vetoes_the_part_it_came_to_cover() -> None:
@@ -85,7 +76,7 @@ def test_a_resting_hand_that_shifted_still_vetoes_the_part_it_came_to_cover() ->
     # cloth as large as a fist's, and nothing else comes. Its old place is cloth again, so it is what moved.
     path = [REST[0]] * 5 + [153, 157, 160] + [162] * 40
     frames = [_frame(None, rest_x=x) for x in path]
-    assert _run(NOISY, frames, BesideFinder(fist_read=False)) == []
+    assert watch_frames(NOISY, frames, BesideFinder(fist_read=False)) == []
 
 
 OTHER = (112, 104, 140, 118)  # the player's other hand, resting at the zone's top left
@@ -109,4 +100,4 @@ def test_a_landing_beside_the_resting_hand_is_no_vote_while_both_of_the_players_
         f = _frame(x)
         f[OTHER[1] : OTHER[3], OTHER[0] : OTHER[2]] = SKIN
         frames.append(f)
-    assert _run(NOISY, frames, BothHandsFinder(fist_read=False)) == []
+    assert watch_frames(NOISY, frames, BothHandsFinder(fist_read=False)) == []

@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import OneZoneFinder
+from tests.vision.zonefakes import OneZoneFinder, watch_frames
 from vision.handfinder import HandSeen
 from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import UNSEEN_CONF, Observation, ZoneWatcher
+from vision.seatwatch import UNSEEN_CONF
 
 NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
 CLOTH = (30, 90, 56)
@@ -38,15 +38,6 @@ def _frame(*blocks: tuple[Box, tuple[int, int, int]]) -> np.ndarray:
     for (x0, y0, x1, y1), colour in blocks:
         f[int(y0) : int(y1), int(x0) : int(x1)] = colour
     return f
-
-
-def _run(level: NoiseLevel, frames: list[np.ndarray], finder: OneZoneFinder) -> list[Observation]:
-    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = level
-    out: list[Observation] = []
-    for i, f in enumerate(frames):
-        out.extend(w.feed(f, i * 40))
-    return out
 
 
 def _blocks_at(frame: np.ndarray, colour: tuple[int, int, int]) -> Box | None:
@@ -98,15 +89,15 @@ def test_a_small_thumb_no_zone_look_reads_is_read_by_a_look_at_what_came() -> No
     # Failed on 0.34: no look at the zone reads it, and what it covers (0.14 hand lengths squared) is below
     # an unreadable landing's minimum (0.16), so the vote was lost (noisy 1006, seat 10).
     finder = SmallThumbFinder("thumb_up")
-    obs = _run(NOISY, _thumb_frames(THUMB_PATH), finder)
+    obs = watch_frames(NOISY, _thumb_frames(THUMB_PATH), finder)
     assert [(o.kind, o.seat, o.t, o.gesture) for o in obs] == [("hand_down", 3, THUMB_STILL, "thumb_up")]
     assert finder.looks == [60.0]  # one look, two hands across, found it plainly
 
 
 def test_the_look_at_what_came_keeps_only_voting_shapes_and_only_on_noisy_video() -> None:
-    assert _run(NOISY, _thumb_frames(THUMB_PATH), SmallThumbFinder("palm")) == []
+    assert watch_frames(NOISY, _thumb_frames(THUMB_PATH), SmallThumbFinder("palm")) == []
     finder = SmallThumbFinder("thumb_up")
-    assert _run(CLEAN, _thumb_frames(THUMB_PATH), finder) == []
+    assert watch_frames(CLEAN, _thumb_frames(THUMB_PATH), finder) == []
     assert finder.looks == []
 
 
@@ -116,7 +107,7 @@ def test_a_lying_fist_that_shifts_is_no_landing_though_the_look_reads_a_fist() -
     fist = (140.0, 130.0, 154.0, 144.0)
     frames = [_frame(((fist[0] + dx, fist[1], fist[2] + dx, fist[3]), BROWN)) for dx in [0] * 5 + [6] * 30]
     finder = SmallThumbFinder("fist")
-    assert _run(NOISY, frames, finder) == []
+    assert watch_frames(NOISY, frames, finder) == []
     assert finder.looks  # the look ran and its reading was turned down
 
 
@@ -159,12 +150,12 @@ def _reach_frames(level_noise: float) -> list[np.ndarray]:
 def test_a_thumb_up_beside_a_reach_is_read_through_the_denoise_filter() -> None:
     # Failed on 0.34: the settle's look and the thorough look for a vote beside it read only the reach
     # (noisy 1004, seat 8), and the thumb-up was found only when the reach left, a second late.
-    obs = [o for o in _run(NOISY, _reach_frames(14.0), ReachFinder()) if o.kind == "hand_down"]
+    obs = [o for o in watch_frames(NOISY, _reach_frames(14.0), ReachFinder()) if o.kind == "hand_down"]
     assert sorted((o.gesture, o.t) for o in obs) == [("point", 5 * 40), ("thumb_up", 8 * 40)]
 
 
 def test_clean_video_gets_no_denoised_look_beside_a_reach() -> None:
-    obs = [o for o in _run(CLEAN, _reach_frames(14.0), ReachFinder()) if o.kind == "hand_down"]
+    obs = [o for o in watch_frames(CLEAN, _reach_frames(14.0), ReachFinder()) if o.kind == "hand_down"]
     assert [o.gesture for o in obs] == ["point"]
 
 
@@ -201,12 +192,12 @@ FIST_PATH: list[int | None] = [None] * 5 + [30, 20, 10, 4] + [0] * 40
 def test_a_landing_touching_a_hand_lying_at_the_zones_edge_is_found() -> None:
     # Failed on 0.34: the hand read at the edge overlaps the landing and its box changed (the fist covers
     # part of it), so it vetoed the landing; beside the fist its place looks as before: it lay there.
-    obs = _run(NOISY, _edge_frames([0] * len(FIST_PATH), FIST_PATH), EdgeFinder())
+    obs = watch_frames(NOISY, _edge_frames([0] * len(FIST_PATH), FIST_PATH), EdgeFinder())
     assert [(o.kind, o.t, o.conf) for o in obs] == [("hand_down", 9 * 40, UNSEEN_CONF)]
-    assert _run(CLEAN, _edge_frames([0] * len(FIST_PATH), FIST_PATH), EdgeFinder()) == []
+    assert watch_frames(CLEAN, _edge_frames([0] * len(FIST_PATH), FIST_PATH), EdgeFinder()) == []
 
 
 def test_a_hand_coming_to_rest_at_the_zones_edge_still_vetoes_what_it_covers() -> None:
     # The hand at the edge is what came (it slides in along the edge): its place changed, and it vetoes.
     path = [-40] * 5 + [-30, -20, -10, -4] + [0] * 40
-    assert _run(NOISY, _edge_frames(path, [None] * len(path)), EdgeFinder()) == []
+    assert watch_frames(NOISY, _edge_frames(path, [None] * len(path)), EdgeFinder()) == []
