@@ -404,12 +404,14 @@ class HandFinder:
         if found is None:
             return None
         pts, far = found
-        joined = self._joined(after, before, found, hand, zone_seat, cloth, size)
+        self.last_strip_dist = {}
 
         def mine(seat: int) -> bool:
             """The arm joined to the hand clearly matches the zone's own player, not ``seat``. It only ever
             keeps a hand for the zone's player: naming a neighbour by it moved two own thumb-ups (clean
-            1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists."""
+            1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists. Measured only
+            when a neighbour is named."""
+            joined = self._joined(after, before, found, hand, zone_seat, cloth, size)
             if joined is None:
                 return False
             own = joined.get(zone_seat, math.inf)

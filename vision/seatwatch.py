@@ -362,11 +362,7 @@ class ZoneWatcher:
         grey = self._grey(frame)
         found: list[HandSeen] = []
         for denoise in (False, True):
-            image = frame
-            if denoise:
-                image = denoised(
-                    frame, _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
-                )
+            image = self._denoised_frame(frame) if denoise else frame
             found = [
                 h
                 for h in self.finder.look_at(image, self.seat, self.zone, centre, LOOK_SIDE * size)
@@ -588,11 +584,14 @@ class ZoneWatcher:
                 hands = self._denoised_look(frame, thorough=thorough)
         return hands
 
+    def _denoised_frame(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
+        """``frame`` with the zone (padded by 0.6 of its size) through the denoise filter of
+        :mod:`vision.noise`, for another look on noisy video."""
+        return denoised(frame, _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6))
+
     def _denoised_look(self, frame: npt.NDArray[np.uint8], *, thorough: bool) -> list[HandSeen]:
         """On noisy video, the zone once more through a denoise filter (:mod:`vision.noise`)."""
-        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
-        clean = denoised(frame, box)
-        hands = self.finder.find(clean, self.seat, self.zone, thorough=thorough)
+        hands = self.finder.find(self._denoised_frame(frame), self.seat, self.zone, thorough=thorough)
         return [h for h in hands if h.inside >= TABLE_INSIDE]
 
     def _raised(
@@ -605,8 +604,7 @@ class ZoneWatcher:
         hands = [h for h in hands if _hand_sized(h, self.finder.hand_size(h.owner))]
         if hands or not DENOISED_RAISE_LOOK or self.noise is None or not self.noise.noisy:
             return hands
-        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
-        again = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=thorough)
+        again = self.finder.find(self._denoised_frame(frame), self.seat, self.zone, thorough=thorough)
         return [h for h in again if _hand_sized(h, self.finder.hand_size(h.owner))]
 
     def _denoised_aim(self, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8]) -> list[HandSeen]:
@@ -616,8 +614,7 @@ class ZoneWatcher:
         ten frames it held; denoised, a gun on every one). Heads and masks, which the same filter also turns
         into hands (bench/RESULTS.md, "Session 4: shots"), read as other shapes, or as an aiming shape with a
         low confidence (DENOISED_AIM_CONF), and are not kept."""
-        box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
-        seen = self.finder.find(denoised(frame, box), self.seat, self.zone, thorough=True)
+        seen = self.finder.find(self._denoised_frame(frame), self.seat, self.zone, thorough=True)
         st = self.state
         return [
             h
@@ -645,9 +642,8 @@ class ZoneWatcher:
         if plain:
             seen = self._hands(frame)
         else:
-            box = _padded_box(self.finder.polygon(self.seat, self.zone), frame.shape, 0.6)
             seen = self._raised(
-                frame, self.finder.find(denoised(frame, box), self.seat, self.zone), thorough=False
+                frame, self.finder.find(self._denoised_frame(frame), self.seat, self.zone), thorough=False
             )
         found = [
             h
@@ -695,6 +691,7 @@ class ZoneWatcher:
             seen_at = dict(self._hist)
             lying += [h for t, h in st.trail if t in seen_at and self._unchanged(h.box, seen_at[t])]
             st.static.extend(lying)
+            # the hands seen moving, taken before _settle_raise uses up the trail
             moving = [h for _, h in st.trail if all(_moved(s, h) for s in st.static)]
             fresh = [h for h in now if not any(h is x for x in lying)]
             raised = self._settle_raise(fresh, still_from)
