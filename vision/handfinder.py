@@ -160,6 +160,10 @@ class HandFinder:
     def polygon(self, seat: int, zone: str) -> npt.NDArray[np.float64]:
         return self._polys[(seat, zone)]
 
+    def body(self, seat: int) -> npt.NDArray[np.float64]:
+        """Where the seat's arms come from on camera (its shoulders): (2,) frame pixels."""
+        return self._anchors[seat]
+
     def hand_size(self, seat: int) -> float:
         """Expected hand length in pixels at ``seat``: a table zone is drawn about a hand and a third across
         (measured on tablesim layouts, where the true size is known: 0.68-0.83 of the zone's square root)."""

@@ -779,7 +779,8 @@ class ZoneWatcher:
         )
         st.pending = None
         if arrivals and self._still is not None:
-            arrivals = [self._attribute(h, frame) for h in arrivals]
+            named = [self._attribute(h, frame) for h in arrivals]
+            arrivals = _one_reach_each(arrivals, named, self.seat, self.finder)
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
@@ -1084,6 +1085,41 @@ def _joined(
                 break
         else:
             out.append(list(seen))
+    return out
+
+
+def _one_reach_each(
+    seen: list[HandSeen], arrivals: list[HandSeen], zone_seat: int, finder: HandFinder
+) -> list[HandSeen]:
+    """A neighbour reaches into a zone with one arm: of the hands that landed in one movement and were all
+    given to the same neighbour, only the one lying furthest towards that neighbour's body (measured against
+    the zone's own player's) is the reach; the others are the zone's own player's. Clean 1402, zone 6 at
+    57.92 s: seat 6's thumb-up and seat 5's reach landed together; seat 5's sleeve lay next to both (the
+    thumb-up's wrist strip 0.25 from either seat's clothes), so both went to seat 5 and seat 6's re-vote
+    was lost (5 rounds). The reach lay 20 px further from seat 5's body than from seat 6's, the thumb-up
+    69 px. ``seen``: the hands as found, ``arrivals``: the same after ``_attribute``; a hand given back is
+    the one found (the zone keeps following it by identity, for its lift)."""
+    by_seat: dict[int, list[int]] = {}
+    for i, h in enumerate(arrivals):
+        if h.owner != zone_seat:
+            by_seat.setdefault(h.owner, []).append(i)
+    out = list(arrivals)
+    for seat, idx in by_seat.items():
+        if len(idx) < 2:
+            continue
+
+        def lean(i: int, seat: int = seat) -> float:
+            """How much further from the neighbour's body than from the zone player's the hand lies (px)."""
+            c = np.asarray(arrivals[i].centre, dtype=np.float64)
+            return float(np.hypot(*(c - finder.body(seat))) - np.hypot(*(c - finder.body(zone_seat))))
+
+        reach = min(idx, key=lean)
+        for i in idx:
+            # Only a voting shape is given back: a neighbour's pointing hand read twice (the hand, and its
+            # cuff as a second "palm" or "other") must not become a vote of the zone's player.
+            if i != reach and seen[i].gesture in VOTING_SHAPES:
+                back = seen[i]
+                out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
     return out
 
 
