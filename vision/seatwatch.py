@@ -147,7 +147,7 @@ class _ZoneState:
         default_factory=list
     )
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
-    last_up: int | None = None  # when a hand last left the zone
+    last_up: dict[int, int] = field(default_factory=dict)  # when each owner's hand last left the zone
     static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
@@ -298,12 +298,14 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
-        # As at a settle: a relaxed hand found coming back to rest right after a lift ends that lift.
-        returning = st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS
+        # As at a settle: a relaxed hand found coming back to rest right after its owner's lift ends it.
         reported = [
             h
             for h in arrivals
-            if not (h.gesture not in VOTING_SHAPES and (returning or self._back_to_start(h.box, frame)))
+            if not (
+                h.gesture not in VOTING_SHAPES
+                and (self._returning(h.owner, st.recheck_t) or self._back_to_start(h.box, frame))
+            )
         ]
         st.placed.extend(reported)
         return [self._down(h, st.recheck_t) for h in reported]
@@ -316,7 +318,7 @@ class ZoneWatcher:
         st = self.state
         if self._still is None:
             return []
-        if st.last_up is not None and st.recheck_t - st.last_up <= RETURN_MS:
+        if self._returning(self.seat, st.recheck_t):
             return []  # the hand coming back to rest after its lift (a vote is a fist the landmarker reads)
         # Noisy video: by colour first; the grey rule still finds what it found before (a near-side thumb seen
         # from above covers less than the colour rule's minimum; noisy game 501, seat 10).
@@ -338,6 +340,8 @@ class ZoneWatcher:
         none = np.zeros((21, 3), np.float32)
         blob_hand = HandSeen(self.seat, "other", UNSEEN_CONF, UNSEEN_CONF, box, centre, box[1], 1.0, none)
         owner = self._attribute(blob_hand, frame).owner
+        if owner != self.seat and self._returning(owner, st.recheck_t):
+            return []  # a neighbour's hand coming back after its reach left
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
@@ -784,15 +788,16 @@ class ZoneWatcher:
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
-        lifted = any(o.kind == "hand_up" for o in out) or (
-            st.last_up is not None and started - st.last_up <= RETURN_MS
-        )
-        if any(o.kind == "hand_up" for o in out):
-            st.last_up = started
+        for o in out:
+            if o.kind == "hand_up":
+                st.last_up[o.seat] = started
         reported = [
             h
             for h in arrivals
-            if not (h.gesture not in VOTING_SHAPES and (lifted or self._back_to_start(h.box, frame)))
+            if not (
+                h.gesture not in VOTING_SHAPES
+                and (self._returning(h.owner, started) or self._back_to_start(h.box, frame))
+            )
         ]
         out.extend(
             self._down(
@@ -812,6 +817,16 @@ class ZoneWatcher:
         st.placed.extend(reported)
         st.resting = now
         return out
+
+    def _returning(self, owner: int, t: int) -> bool:
+        """A hand of ``owner`` coming to rest at ``t`` follows that owner's own lift from the zone by at most
+        RETURN_MS: it ends that movement (a relaxed hand put back), and is no landing. Only the same owner's
+        lift counts: a neighbour's reach leaving the zone says nothing of the zone player's hand landing
+        after it (clean 1404, zone 5: seat 4's reach left at 59.08 s; seat 5's late thumb-up, landing at
+        59.88 s where the reach had lain, was read only as an "other" by the look for a missed arrival, and
+        was dropped as a hand coming back from that lift)."""
+        up = self.state.last_up.get(owner)
+        return up is not None and t - up <= RETURN_MS
 
     def _unexplained(self, frame: npt.NDArray[np.uint8], hands: list[HandSeen]) -> bool:
         """A hand-sized part of the zone changed since before the movement away from ``hands`` (those that
