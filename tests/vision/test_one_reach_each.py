@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
 from vision.seatwatch import ZoneWatcher
 
@@ -21,15 +22,9 @@ PTS = np.zeros((21, 3), np.float32)
 BODIES = {1: np.array([190.0, 20.0]), 2: np.array([10.0, 20.0])}  # seat 2 sits left of seat 1's zone
 
 
-class Finder:
+class Finder(OneZoneFinder):
     """Seat 1's zone (100-200, 100-180); seat 2's body to its left. Every hand found is named seat 2's by the
     arm rule."""
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def body(self, seat: int) -> np.ndarray:
         return BODIES[seat]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
 from vision.seatwatch import Observation, ZoneWatcher
 
@@ -24,7 +25,7 @@ REACH_BOX = (140, 120, 160, 140)
 LATE_BOX = (146, 128, 166, 148)
 
 
-class Finder:
+class Finder(OneZoneFinder):
     """Seat 1's zone (100-200, 100-180), hands 30 px. As in 1404, the reach is read (a "palm") and a hand at
     the late place (an "other") only on a thorough look, by the look for a missed arrival; with ``blind``
     the late hand never (the unreadable landing of the noisy render). The arm names seat 2 for a hand of
@@ -32,12 +33,6 @@ class Finder:
 
     def __init__(self, *, blind: bool = False) -> None:
         self.blind = blind
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         if not thorough:
@@ -51,9 +46,6 @@ class Finder:
     def arm_owner(self, before: np.ndarray, after: np.ndarray, hand: HandSeen, *args: object) -> int | None:
         cx, cy = (int(v) for v in hand.centre)
         return 2 if tuple(after[cy, cx]) in (REACH, BACK) else None
-
-    def look_at(self, *args: object) -> list[HandSeen]:
-        return []
 
 
 def _frames(late: tuple[int, int, int]) -> list[np.ndarray]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
 from vision.seatwatch import ZoneWatcher
 
@@ -22,16 +23,10 @@ THUMB = (230, 200, 180)
 PTS = np.zeros((21, 3), np.float32)
 
 
-class Finder:
+class Finder(OneZoneFinder):
     """The zone (100-200, 100-180) of seat 1; the reach's palm and the thumb are read only on a thorough
     look (as in 1116: the palm was found by the look for a missed arrival); the arm rule names seat 2 for
     the palm."""
-
-    def polygon(self, seat: int, zone: str) -> np.ndarray:
-        return np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
-
-    def hand_size(self, seat: int) -> float:
-        return 30.0
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
         if not thorough:
