@@ -33,6 +33,13 @@ ARM_MAX_DEG = 25.0
 # under the table's light measures 0.1-0.3 from its own torso (the arm's pixels mix in some skin and shadow);
 # different cloth colours measure 0.5 and more.
 SLEEVE_MATCH, SLEEVE_APART, SLEEVE_RATIO = 0.4, 0.45, 1.6
+# Dark cloths lie closer together than SLEEVE_APART (clean 1608, zone 5: seat 6's dark grey sleeve
+# reaching in measured 0.13 from seat 6's clothes and 0.43 from seat 5's black, so the reach became seat 5's
+# vote, and seat 5's true vote 1.8 s later was dropped as that hand coming back). A sleeve that matches a
+# neighbour as tightly as one sleeve matches its own torso (SLEEVE_TIGHT) names that neighbour when the zone's
+# own player lies SLEEVE_TIGHT_RATIO times as far (1608: 3.3) and beyond any own sleeve (SLEEVE_OWN_MAX, the
+# 0.3 above; two players dressed alike measure small distances to both, whose ratio says nothing).
+SLEEVE_TIGHT, SLEEVE_TIGHT_RATIO, SLEEVE_OWN_MAX = 0.2, 3.0, 0.3
 # The sleeve is judged only on at least this much changed arm beyond the hand (in hand-box sides squared): a
 # sleeve on a blurred, compressed video can change too little to show, leaving the hand's own skin (seat 10
 # of noisy seed 412: 0.09, read as a beige neighbour's sleeve; a clean sleeve there measures 1.0).
@@ -346,6 +353,8 @@ class HandFinder:
         self.last_sleeve_dist = dist
         if others[best] <= SLEEVE_MATCH and own >= SLEEVE_APART and own >= SLEEVE_RATIO * others[best]:
             return best
+        if others[best] <= SLEEVE_TIGHT and own > SLEEVE_OWN_MAX and own >= SLEEVE_TIGHT_RATIO * others[best]:
+            return best  # two dark cloths: see SLEEVE_TIGHT
         return None
 
     def _joined(
