@@ -24,14 +24,23 @@ from pathlib import Path
 from typing import Any
 
 from gamelog.bundle import Bundle, load_bundle
-from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json, sort_key
+from gamelog.events import (
+    Event,
+    HandDown,
+    HandUp,
+    HeadUp,
+    ProposedWindow,
+    ShotRaise,
+    event_to_json,
+    sort_key,
+)
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones
 from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.36"
+VERSION = "0.37b"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -233,6 +242,49 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     return rest + kept
 
 
+# A raise seen in a neighbour's head zone this close to that neighbour's head lifting is the head: the
+# peeking head of seat 8 lies inside seat 9's raise zone (clean 1611 and 1612: "point" raises 120 ms after and
+# 40 ms before seat 8's head_up, centred in seat 8's head zone). On set F (30 games) no true raise lay in
+# a lifting head's zone; the nearest true raise to a neighbour's head lift was 520 ms away, outside it.
+PEEK_MS = 400
+
+
+def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int]) -> list[Event]:
+    """Drop raises that are a neighbour's head lifting (a peek), not a hand.
+
+    Seats' head zones lie inside their neighbours' raise zones (seat 8's head inside seat 9's raise zone),
+    so a head lifting at night moves in a raise zone and the landmarker may read it as a pointing hand. The
+    night pass sees the head lift (``head_up``); a raise by another seat whose box is centred in that
+    head's zone and seen within PEEK_MS of the lift is that head. Whole events (all stretches) are looked
+    at here, as a lift and the raise it made may fall into two stretches."""
+    heads = [e for e in events if isinstance(e, HeadUp)]
+    if not heads:
+        return events
+
+    def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
+        layout = layouts.at(t)
+        if tuple(layout.frame_size) != tuple(size):
+            layout = _scaled_layout(layout, size)
+        return next((s.head_zone for s in layout.seats if s.seat == seat), None)
+
+    def is_head(r: ShotRaise) -> bool:
+        if r.box is None:
+            return False
+        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+        for h in heads:
+            if h.seat == r.seat or abs(r.t - h.t) > PEEK_MS:
+                continue
+            zone = zone_of(h.seat, r.t)
+            if zone is None:
+                continue
+            xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+            if min(xs) <= cx <= max(xs) and min(ys) <= cy <= max(ys):
+                return True
+        return False
+
+    return [e for e in events if not (isinstance(e, ShotRaise) and e.src == "vision" and is_head(e))]
+
+
 def _keyframes(timeline: Any, start: int, end: int) -> Any:
     """Keyframes only (about one a second in our recordings): cheap to decode, enough for gating."""
     return timeline.iter_frames(start, end, keyframes_only=True)
@@ -333,6 +385,7 @@ def analyze(
             # The windows again, from the frame-accurate hands: two windows a few seconds apart, merged
             # from the keyframes, come apart, and each is bounded by its own hands.
             proposed = propose_windows(events, duration)
+    events = _heads_not_hands(events, bundle.layout, tuple(tl.frame_size))
     all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
     all_events = _unique_ids(all_events)
     write_events_replace(path / VISION_FILE, all_events)
