@@ -148,6 +148,11 @@ RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's a
 HOLD_MS = 80.0
 HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
+# A raise is held before it comes down: a non-aiming sighting this long or longer after a neighbour's aimed
+# one can be that hand coming down. Set F's mafia raised together within 280 ms or 2.8 s or more apart;
+# noisy 1601's hand coming down was seen 800 ms after its peak, the sample game's 680 ms.
+DOWN_MS = 500
+DOWN_REACH = 5.5  # hand lengths, as for a partial sighting on the way up (noisy 1601's: 3.3)
 
 
 def _dedupe(obs: list[Any]) -> list[Any]:
@@ -239,7 +244,28 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
                 break
         else:
             kept.append(o)
+    # A hand coming down from an aimed raise passes, whole but no longer aiming, through the raise zone
+    # below its own (noisy 1601: seat 9's "point" at 74.32 s, then an "other" in seat 10's zone 800 ms later,
+    # 3.3 hand lengths lower, taken for seat 10's raise). Only sightings that do not aim are dropped: a true
+    # raise seen beside another is a raise held together with it (within 280 ms on set F) or a later one.
+    aimed = [k for k in kept if k.gesture in AIMED]
+    kept = [o for o in kept if o.gesture in AIMED or not any(_coming_down(o, k) for k in aimed)]
     return rest + kept
+
+
+def _coming_down(o: Any, k: Any) -> bool:
+    """Whether sighting ``o`` (not aiming) can be the hand of the aimed raise ``k`` on its way down: seen
+    from the same or the next raise zone, DOWN_MS to DEDUPE_MS after it, lower and within DOWN_REACH hand
+    lengths of it (the size of ``k``'s box)."""
+    size = max(k.box[2] - k.box[0], k.box[3] - k.box[1], 1.0)
+    dx = (o.box[0] + o.box[2] - k.box[0] - k.box[2]) / 2
+    dy = (o.box[1] + o.box[3] - k.box[1] - k.box[3]) / 2
+    return (
+        abs(o.zone_seat - k.zone_seat) <= 1
+        and DOWN_MS <= o.t - k.t <= DEDUPE_MS["shot_raise"]
+        and dy > 0
+        and (dx * dx + dy * dy) ** 0.5 / size <= DOWN_REACH
+    )
 
 
 # A raise seen in a neighbour's head zone this close to that neighbour's head lifting is the head: the
