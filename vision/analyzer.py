@@ -24,14 +24,23 @@ from pathlib import Path
 from typing import Any
 
 from gamelog.bundle import Bundle, load_bundle
-from gamelog.events import Event, HandDown, HandUp, ProposedWindow, ShotRaise, event_to_json, sort_key
+from gamelog.events import (
+    Event,
+    HandDown,
+    HandUp,
+    HeadUp,
+    ProposedWindow,
+    ShotRaise,
+    event_to_json,
+    sort_key,
+)
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones
 from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.37a"
+VERSION = "0.37"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -139,6 +148,11 @@ RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's a
 HOLD_MS = 80.0
 HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
+# A raise is held before it comes down: a non-aiming sighting this long or longer after a neighbour's aimed
+# one can be that hand coming down. Set F's mafia raised together within 280 ms or 2.8 s or more apart;
+# noisy 1601's hand coming down was seen 800 ms after its peak, the sample game's 680 ms.
+DOWN_MS = 500
+DOWN_REACH = 5.5  # hand lengths, as for a partial sighting on the way up (noisy 1601's: 3.3)
 
 
 def _dedupe(obs: list[Any]) -> list[Any]:
@@ -230,7 +244,71 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
                 break
         else:
             kept.append(o)
+    # A hand coming down from an aimed raise passes, whole but no longer aiming, through the raise zone
+    # below its own (noisy 1601: seat 9's "point" at 74.32 s, then an "other" in seat 10's zone 800 ms later,
+    # 3.3 hand lengths lower, taken for seat 10's raise). Only sightings that do not aim are dropped: a true
+    # raise seen beside another is a raise held together with it (within 280 ms on set F) or a later one.
+    aimed = [k for k in kept if k.gesture in AIMED]
+    kept = [o for o in kept if o.gesture in AIMED or not any(_coming_down(o, k) for k in aimed)]
     return rest + kept
+
+
+def _coming_down(o: Any, k: Any) -> bool:
+    """Whether sighting ``o`` (not aiming) can be the hand of the aimed raise ``k`` on its way down: seen
+    from the same or the next raise zone, DOWN_MS to DEDUPE_MS after it, lower and within DOWN_REACH hand
+    lengths of it (the size of ``k``'s box)."""
+    size = max(k.box[2] - k.box[0], k.box[3] - k.box[1], 1.0)
+    dx = (o.box[0] + o.box[2] - k.box[0] - k.box[2]) / 2
+    dy = (o.box[1] + o.box[3] - k.box[1] - k.box[3]) / 2
+    return (
+        abs(o.zone_seat - k.zone_seat) <= 1
+        and DOWN_MS <= o.t - k.t <= DEDUPE_MS["shot_raise"]
+        and dy > 0
+        and (dx * dx + dy * dy) ** 0.5 / size <= DOWN_REACH
+    )
+
+
+# A raise seen in a neighbour's head zone this close to that neighbour's head lifting is the head: the
+# peeking head of seat 8 lies inside seat 9's raise zone (clean 1611 and 1612: "point" raises 120 ms after and
+# 40 ms before seat 8's head_up, centred in seat 8's head zone). On set F (30 games) no true raise lay in
+# a lifting head's zone; the nearest true raise to a neighbour's head lift was 520 ms away, outside it.
+PEEK_MS = 400
+
+
+def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int]) -> list[Event]:
+    """Drop raises that are a neighbour's head lifting (a peek), not a hand.
+
+    Seats' head zones lie inside their neighbours' raise zones (seat 8's head inside seat 9's raise zone),
+    so a head lifting at night moves in a raise zone and the landmarker may read it as a pointing hand. The
+    night pass sees the head lift (``head_up``); a raise by another seat whose box is centred in that
+    head's zone and seen within PEEK_MS of the lift is that head. Whole events (all stretches) are looked
+    at here, as a lift and the raise it made may fall into two stretches."""
+    heads = [e for e in events if isinstance(e, HeadUp)]
+    if not heads:
+        return events
+
+    def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
+        layout = layouts.at(t)
+        if tuple(layout.frame_size) != tuple(size):
+            layout = _scaled_layout(layout, size)
+        return next((s.head_zone for s in layout.seats if s.seat == seat), None)
+
+    def is_head(r: ShotRaise) -> bool:
+        if r.box is None:
+            return False
+        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+        for h in heads:
+            if h.seat == r.seat or abs(r.t - h.t) > PEEK_MS:
+                continue
+            zone = zone_of(h.seat, r.t)
+            if zone is None:
+                continue
+            xs, ys = [p[0] for p in zone], [p[1] for p in zone]
+            if min(xs) <= cx <= max(xs) and min(ys) <= cy <= max(ys):
+                return True
+        return False
+
+    return [e for e in events if not (isinstance(e, ShotRaise) and e.src == "vision" and is_head(e))]
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:
@@ -333,6 +411,7 @@ def analyze(
             # The windows again, from the frame-accurate hands: two windows a few seconds apart, merged
             # from the keyframes, come apart, and each is bounded by its own hands.
             proposed = propose_windows(events, duration)
+    events = _heads_not_hands(events, bundle.layout, tuple(tl.frame_size))
     all_events = sorted(events + proposed, key=lambda e: (e.t, e.TYPE, getattr(e, "seat", 0)))
     all_events = _unique_ids(all_events)
     write_events_replace(path / VISION_FILE, all_events)

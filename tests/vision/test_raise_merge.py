@@ -120,3 +120,24 @@ def test_of_two_sightings_of_one_place_the_one_that_aims_is_the_raise() -> None:
     assert [(o.seat, o.t) for o in _dedupe([other, gun])] == [(8, 102400)]
     # Both aiming: the higher one, as before.
     assert [(o.seat, o.t) for o in _dedupe([dataclasses.replace(other, gesture="gun"), gun])] == [(7, 101920)]
+
+
+def test_a_hand_coming_down_into_the_zone_below_is_not_that_seats_raise() -> None:
+    """Noisy 1601, night 1: seat 9's "point" peaks at 74.32 s; 800 ms later the hand, on its way down, is
+    seen whole in seat 10's raise zone, 3.3 hand lengths lower, reading "other". It is seat 9's raise."""
+    peak = Observation("shot_raise", 9, 9, 74320, 0.88, "point", (1263.9, 448.2, 1297.2, 502.7), False)
+    down = Observation("shot_raise", 10, 10, 75120, 0.94, "other", (1203.2, 622.8, 1246.1, 673.1), False)
+    assert [(o.seat, o.t) for o in _dedupe([peak, down])] == [(9, 74320)]
+
+
+def test_a_neighbour_raising_beside_an_aimed_raise_is_kept() -> None:
+    """Seen together with the aimed raise (set F's mafia raised within 280 ms of each other), or aiming,
+    a sighting in the zone below is another player's raise, whatever its gesture."""
+    peak = Observation("shot_raise", 9, 9, 74320, 0.88, "point", (1263.9, 448.2, 1297.2, 502.7), False)
+    together = Observation("shot_raise", 10, 10, 74600, 0.94, "other", (1203.2, 622.8, 1246.1, 673.1), False)
+    assert sorted(o.seat for o in _dedupe([peak, together])) == [9, 10]
+    aiming = dataclasses.replace(together, t=75120, gesture="gun")
+    assert sorted(o.seat for o in _dedupe([peak, aiming])) == [9, 10]
+    # Two zones away, it is not the hand of this raise.
+    far = dataclasses.replace(together, seat=1, zone_seat=1, t=75120)
+    assert sorted(o.seat for o in _dedupe([peak, far])) == [1, 9]
