@@ -144,6 +144,10 @@ class HandFinder:
         self.last_arm_angles: dict[int, float] = {}
         self.last_sleeve_dist: dict[int, float] = {}
         self.last_strip_dist: dict[int, float] = {}
+        # The zone crop's last detection, kept for the frame it was made on: a plain look followed by a
+        # thorough one on the same still frame (a settle; a noisy raise zone whose crop found only lying
+        # hands) would otherwise run the landmarker on the same crop twice.
+        self._last_crop: tuple[npt.NDArray[np.uint8], tuple[int, str], HandLandmarks] | None = None
         self._anchors = {s.seat: _body_anchor(s.head_zone) for s in layout.seats}
         self._heads = {
             s.seat: np.mean(np.asarray(s.head_zone, dtype=np.float64), axis=0) for s in layout.seats
@@ -189,8 +193,14 @@ class HandFinder:
             # Windows three hands wide: the measured best for 40-60 px hands (bench/RESULTS.md, small hands).
             specs = tile_zone(frame.shape, poly, hand_px=self.hand_size(seat), window_hands=3.0)
             turns = ()
+        if not tiles and self._last_crop is not None:
+            seen_frame, key, seen = self._last_crop
+            if seen_frame is frame and key == (seat, zone):
+                return seen  # the same look at the same picture: the landmarker (IMAGE mode) says the same
         hands, calls = detect_in_crops_counted(self.tracker, frame, specs, retry_turns=turns)
         self.calls += calls
+        if not tiles:
+            self._last_crop = (frame, (seat, zone), hands)
         return hands
 
     def find(

@@ -57,3 +57,24 @@ def test_a_look_at_a_place_reads_the_hand_there_with_one_landmarker_call(
 def test_a_look_at_a_bare_place_reads_nothing(shared_dir: Path, finder: HandFinder) -> None:
     frame, _ = _frame(shared_dir)
     assert finder.look_at(frame, 3, "table_zone", (1030.0, 600.0), 60.0) == []
+
+
+def test_a_thorough_look_after_a_plain_one_on_the_same_frame_does_not_run_the_zone_crop_again(
+    shared_dir: Path, finder: HandFinder
+) -> None:
+    """A settle looks plainly, then thoroughly, at one still frame: the zone crop's detection is kept for
+    that frame (IMAGE mode gives the same answer), and only the tiled passes cost landmarker calls."""
+    frame, _ = _frame(shared_dir)
+    calls = finder.calls
+    finder.detect(frame.copy(), 3, "table_zone")
+    crop_calls = finder.calls - calls
+    assert crop_calls >= 1
+    finder.find(frame, 3, "table_zone")
+    calls = finder.calls
+    again = finder.find(frame, 3, "table_zone", thorough=True)
+    same_frame_calls = finder.calls - calls
+    calls = finder.calls
+    fresh = finder.find(frame.copy(), 3, "table_zone", thorough=True)  # another picture: looked at anew
+    fresh_calls = finder.calls - calls
+    assert fresh_calls == same_frame_calls + crop_calls
+    assert [(h.gesture, h.box) for h in again] == [(h.gesture, h.box) for h in fresh]
