@@ -35,7 +35,7 @@ from gamelog.events import (
     sort_key,
 )
 from gamelog.jsonl import write_events_replace
-from gamelog.layout import Layout, Layouts, SeatZones
+from gamelog.layout import Layout, Layouts, SeatZones, point_in_polygon
 from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
@@ -84,6 +84,12 @@ class Report:
 _WORKER: dict[str, Any] = {}
 
 
+def _layout_at(layouts: Layouts, t: int, size: tuple[int, int]) -> Layout:
+    """The layout in force at ``t``, in the pixels of a video whose frames are ``size``."""
+    layout = layouts.at(t)
+    return layout if tuple(layout.frame_size) == tuple(size) else _scaled_layout(layout, size)
+
+
 def _scaled_layout(layout: Layout, size: tuple[int, int]) -> Layout:
     """The layout scaled to a video whose frame size differs from the layout's."""
     sx, sy = size[0] / layout.frame_size[0], size[1] / layout.frame_size[1]
@@ -110,9 +116,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
         _WORKER.clear()
         _WORKER[key] = timeline
     size = timeline.frame_size
-    layout = layouts.at(stretch.start)
-    if tuple(layout.frame_size) != tuple(size):
-        layout = _scaled_layout(layout, size)
+    layout = _layout_at(layouts, stretch.start, size)
     # Night stretches watch the raise zones (shots); day stretches the table zones (votes); a recording
     # without marks is scanned for both (it is not known when it is night).
     zones: tuple[str, ...] = ("table_zone",)
@@ -288,10 +292,7 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
         return events
 
     def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
-        layout = layouts.at(t)
-        if tuple(layout.frame_size) != tuple(size):
-            layout = _scaled_layout(layout, size)
-        return next((s.head_zone for s in layout.seats if s.seat == seat), None)
+        return next((s.head_zone for s in _layout_at(layouts, t, size).seats if s.seat == seat), None)
 
     def is_head(r: ShotRaise) -> bool:
         if r.box is None:
@@ -303,8 +304,7 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
             zone = zone_of(h.seat, r.t)
             if zone is None:
                 continue
-            xs, ys = [p[0] for p in zone], [p[1] for p in zone]
-            if min(xs) <= cx <= max(xs) and min(ys) <= cy <= max(ys):
+            if point_in_polygon((cx, cy), zone):
                 return True
         return False
 
