@@ -47,6 +47,11 @@ TOP_TOLERANCE_PX = 1.0
 RECHECK_FRAMES = 12
 HISTORY_FRAMES = 250  # ten seconds at 25 fps: longer activities time their hands by the zone
 TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to count as placed there
+# A hand read at a settle where a hand lay at the zone's edge before the movement, with fewer than this share
+# of its landmarks inside, is that resting hand read with a few more of them inside (noisy 1703, seat 1's rest
+# hand at zone 1's corner: 0.57-0.86 inside from one look to the next while it lay still; the same player's
+# thumb-up, placed in the zone 2 s later, 1.0). See ZoneWatcher._at_edge.
+EDGE_INSIDE = 0.9
 VOTING_SHAPES = ("thumb_up", "fist")
 # A landing the landmarker cannot read: hand-sized (in units of the seat's hand length squared; a fist seen
 # from behind shows about 0.14 of it inside the zone on the sample game), and not cloth.
@@ -149,6 +154,9 @@ class _ZoneState:
     placed: list[HandSeen] = field(default_factory=list)  # resting hands that are votes (or voting shapes)
     last_up: dict[int, int] = field(default_factory=dict)  # when each owner's hand last left the zone
     static: list[HandSeen] = field(default_factory=list)  # raise zones: hands there when the stretch began
+    # table zones: hands read lying at the zone's edge (inside < TABLE_INSIDE) on the last still look (the
+    # stretch's first frame, the last settle): see _at_edge
+    edge: list[HandSeen] = field(default_factory=list)
     recheck: int = 0  # frames left to look again for an arrival the landmarker missed at the settle
     recheck_t: int = 0  # when the picture became still
     # noisy video: a look for a missed arrival that a new movement interrupted (when the picture became still,
@@ -197,6 +205,7 @@ class ZoneWatcher:
         self._arm_before: npt.NDArray[np.uint8] | None = None
         self._trail_no: dict[int, int] = {}  # raise zones: the frame number of each trail entry, by t
         self.noise: NoiseLevel | None = None  # the video's noise, measured by TableWatch on its first frame
+        self._edge_seen: list[HandSeen] = []  # table zones: the hands at the zone's edge of the last look
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -229,6 +238,7 @@ class ZoneWatcher:
             hands = self._hands(frame)
             if self.zone == "table_zone":
                 st.resting = hands
+                st.edge = self._edge_seen
                 st.placed = [
                     h for h in hands if h.gesture in VOTING_SHAPES and start_shapes_trusted(self.noise)
                 ]
@@ -596,6 +606,7 @@ class ZoneWatcher:
             return self._raised(frame, hands, thorough=thorough)
         if self.zone == "table_zone":
             # A vote is a hand placed in the zone: a hand resting at its edge (mostly outside) is not one.
+            self._edge_seen = [h for h in hands if h.inside < TABLE_INSIDE]
             hands = [h for h in hands if h.inside >= TABLE_INSIDE]
             if not hands and self.noise is not None and self.noise.noisy:
                 hands = self._denoised_look(frame, thorough=thorough)
@@ -731,6 +742,7 @@ class ZoneWatcher:
                 st.hold_last = moving[-1] if moving else None
             return raised
         out: list[Observation] = self._unseen_gone(frame, started)
+        edge_now = self._edge_seen
         before = st.resting
         matched_before: set[int] = set()
         arrivals: list[HandSeen] = []
@@ -742,7 +754,11 @@ class ZoneWatcher:
                 matched_before.add(j)
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
-        arrivals = [h for h in arrivals if not self._lay_there(h, frame) and not self._on_unseen(h.box)]
+        arrivals = [
+            h
+            for h in arrivals
+            if not self._lay_there(h, frame) and not self._on_unseen(h.box) and not self._at_edge(h, st.edge)
+        ]
         if arrivals:
             arrivals += self._beside(frame, now, before)
             now = [*now, *(h for h in arrivals if not any(h is x for x in now))]
@@ -837,7 +853,21 @@ class ZoneWatcher:
                     break
         st.placed.extend(reported)
         st.resting = now
+        st.edge = edge_now
         return out
+
+    def _at_edge(self, hand: HandSeen, edge: list[HandSeen]) -> bool:
+        """``hand``, found at a settle, is a hand that lay at the zone's edge before the movement: read then
+        at the same place with most of its landmarks outside the zone (one of ``edge``), and now still with
+        fewer than EDGE_INSIDE of them inside. The landmarks of a hand resting across the zone's border shift
+        from look to look, and another hand moving nearby (a neighbour's arm reaching across it) changes its
+        picture, so neither TABLE_INSIDE nor an unchanged place (_lay_there) holds it (noisy 1703, zone 1:
+        seat 1's rest hand, 0.62 inside before seat 2's reach and 0.76 at its settle, with seat 2's sleeve
+        lying over it, was reported as seat 1's landing and, when the sleeve left, as its lift). As for
+        _lay_there, on clean video a voting shape found there is still a landing."""
+        if hand.inside >= EDGE_INSIDE or (not self._noisy() and hand.gesture in VOTING_SHAPES):
+            return False
+        return any(not _moved(e, hand) for e in edge)
 
     def _returning(self, owner: int, t: int) -> bool:
         """A hand of ``owner`` coming to rest at ``t`` follows that owner's own lift from the zone by at most
