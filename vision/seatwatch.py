@@ -119,6 +119,9 @@ LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landi
 # Noisy video: a raise zone that settled with no hand that moved found is looked at on this many of the still
 # frames after (see ZoneWatcher._hold_look): a held gun the settle's looks missed is read on a later frame.
 HOLD_LOOK_FRAMES = 8
+# A row of the raise zone with at least this many changed pixels is part of what a raise changed (the top of
+# a held hand, ZoneWatcher._hold_end_look); single pixels are left to the noise.
+HELD_ROW_PX = 3
 
 
 @dataclass(frozen=True)
@@ -251,9 +254,10 @@ class ZoneWatcher:
                     if st.recheck and self._still is not None
                     else None
                 )
-            st.recheck = 0
-            st.hold = 0
+            hold_left, st.recheck, st.hold = st.hold, 0, 0
             if st.active_since is None:
+                if hold_left and self.zone == "raise_zone" and last is not None:
+                    out.extend(self._hold_end_look(frame, grey, last))  # before _still is this movement's
                 st.active_since = t
                 self._still = last
                 early = [f for ft, f in self._past if ft <= t - ARM_BEFORE_MS]
@@ -695,6 +699,40 @@ class ZoneWatcher:
             return []
         h = min(found, key=lambda x: x.top_y)
         st.hold, st.raised = 0, h
+        return [Observation("shot_raise", h.owner, self.seat, st.hold_t, h.conf, h.gesture, h.box)]
+
+    def _hold_end_look(
+        self, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8], held: npt.NDArray[np.uint8]
+    ) -> list[Observation]:
+        """Noisy video: the zone moves again while the hold look (:meth:`_hold_look`) is on, having found
+        nothing; ``held`` is the last still frame. A held hand that is let down starts from where it held:
+        on the first frame of that movement it is still at its top, and its shape may read there when it
+        read on none of the still frames (noisy 1706, seat 2: a gun held in front of the seat's own white
+        shirt; no look read it on the settle and hold frames, the denoise filter a "thumb_up" 0.65 there;
+        on the first frame down, through the filter, a "gun" 0.98). One thorough look through the filter,
+        kept as :meth:`_denoised_aim` keeps it (an aiming hand, DENOISED_AIM_CONF sure, whose place changed
+        since before the raise), and only if it is no higher than the top of what the raise had changed in
+        the still picture (less LOWERING hand lengths): a hand coming down, not one rising further, whose
+        new top is that movement's own settle's business. It must also lie below the zone's top edge: a hand
+        held in this zone, not an arm passing through it to a hand above (noisy 1604: seat 3's forearm, as
+        it came down through seat 2's zone, read as a "point" 0.97, 10 x 70 px, reaching 9 px above the
+        zone). The raise is timed when the zone became still."""
+        st = self.state
+        assert self._still is not None  # the picture before the raise: the hold look follows a settle
+        changed = (cv2.absdiff(self._grey(self._still), self._grey(held)) > PIXEL_DELTA) & self.mask
+        rows = np.nonzero(np.count_nonzero(changed, axis=1) >= HELD_ROW_PX)[0]
+        if not rows.size:
+            return []
+        top = self.rect[1] + int(rows[0])
+        found = [
+            h
+            for h in self._denoised_aim(frame, grey)
+            if h.top_y >= max(top - LOWERING * self.finder.hand_size(h.owner), self.rect[1])
+        ]
+        if not found:
+            return []
+        h = min(found, key=lambda x: x.top_y)
+        st.raised = h
         return [Observation("shot_raise", h.owner, self.seat, st.hold_t, h.conf, h.gesture, h.box)]
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
