@@ -137,7 +137,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
                 watch = TableWatch(finder, zones, fr.image.shape)
             obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
         calls = finder.calls
-    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
+    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(_off_the_table(obs, layout))]
     if stretch.kind in ("night", "shooting"):
         from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second
 
@@ -145,6 +145,33 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
         out += [event_to_json(e) for e in night]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
+
+
+# A raised hand is held above the head, well clear of the table: a raise sighting centred in a table zone or
+# within this many hand lengths (its box's size) of one is a hand at the table. Clean 1704: seat 2's hand
+# shapes the gun on the table before it rises (63.00 s, the raise's peak at 63.58 s), inside the corner of
+# seat 1's raise zone that covers seat 2's table zone, and was read as seat 1's "gun" 0.98 centred 3 px
+# (0.08 of its box) outside seat 2's table zone. On sets F and G and the session-10 tuning games
+# (102 renders, 254 true raises, analysed by 0.35–0.37) every true raise lay 1.14 hand lengths or more from
+# every table zone (seat 1's gun above seat 2's table zone, seen from the camera); the next false one 0.90.
+TABLE_REACH = 0.5
+
+
+def _off_the_table(obs: list[Any], layout: Layout) -> list[Any]:
+    """Drop raise sightings that lie at a table zone: a hand resting there or getting ready on the table
+    (shaping the gun before it rises) is no raise, whichever raise zone it was seen through. Table zones
+    are where hands rest for the votes, so this holds for any layout whose raise zones are drawn above
+    the heads; only where a raise zone reaches down over a table zone can such a sighting be made."""
+    tables = [s.table_zone for s in layout.seats]
+
+    def at_table(o: Any) -> bool:
+        cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
+        reach = TABLE_REACH * max(o.box[2] - o.box[0], o.box[3] - o.box[1], 1.0)
+        return any(
+            point_in_polygon((cx, cy), z) or _distance_to_polygon((cx, cy), z) <= reach for z in tables
+        )
+
+    return [o for o in obs if not (o.kind == "shot_raise" and o.box is not None and at_table(o))]
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
@@ -272,20 +299,31 @@ def _coming_down(o: Any, k: Any) -> bool:
     )
 
 
-# A raise seen in a neighbour's head zone this close to that neighbour's head lifting is the head: the
-# peeking head of seat 8 lies inside seat 9's raise zone (clean 1611 and 1612: "point" raises 120 ms after and
-# 40 ms before seat 8's head_up, centred in seat 8's head zone). On set F (30 games) no true raise lay in
-# a lifting head's zone; the nearest true raise to a neighbour's head lift was 520 ms away, outside it.
+# A raise seen in or beside a neighbour's head zone this close to that neighbour's head lifting or going
+# down again is the head: the peeking head of seat 8 lies inside seat 9's raise zone (clean 1611 and 1612:
+# "point" raises 120 ms after and 40 ms before seat 8's head_up, centred in seat 8's head zone). On set F (30
+# games) no true raise lay in a lifting head's zone; the nearest true raise to a neighbour's head lift was
+# 520 ms away, outside it.
 PEEK_MS = 400
+# How far outside the head zone (in hand lengths, the raise box's size) the moving head is still read. The
+# zone holds the head once it is up; on its way up or down the head passes just outside it (clean 1712: seat
+# 9's neck and chin rising, read as seat 10's "gun" 0.65, 40 ms before seat 9's head_up, centred 15 px = 0.45
+# of its box below seat 9's head zone). On sets F and G and the session-10 tuning games (102 renders, 254 true
+# raises) every true raise within PEEK_MS of a neighbour's head lift or fall lay 159 px or more (3.6 hand
+# lengths) from that head's zone.
+HEAD_REACH = 1.0
 
 
 def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int]) -> list[Event]:
-    """Drop raises that are a neighbour's head lifting (a peek), not a hand.
+    """Drop raises that are a neighbour's head lifting or going down (a peek), not a hand.
 
     Seats' head zones lie inside their neighbours' raise zones (seat 8's head inside seat 9's raise zone),
-    so a head lifting at night moves in a raise zone and the landmarker may read it as a pointing hand. The
-    night pass sees the head lift (``head_up``); a raise by another seat whose box is centred in that
-    head's zone and seen within PEEK_MS of the lift is that head. Whole events (all stretches) are looked
+    so a head lifting at night moves in a raise zone and the landmarker may read it as a pointing hand; the
+    same head going down at the end of the peek moves there again (noisy 1710: seat 9's head going down,
+    read as seat 10's "point" 0.49 at the very frame the night pass ends the peek; noisy 1405: seat 2's, 40 ms
+    before, as seat 1's). The night pass sees the head lift (``head_up``) and go down (its ``until``); a
+    raise by another seat whose box is centred in that head's zone, or within HEAD_REACH hand lengths of it,
+    and seen within PEEK_MS of the lift or of the fall is that head. Whole events (all stretches) are looked
     at here, as a lift and the raise it made may fall into two stretches."""
     heads = [e for e in events if isinstance(e, HeadUp)]
     if not heads:
@@ -298,17 +336,29 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
         if r.box is None:
             return False
         cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
+        reach = HEAD_REACH * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
         for h in heads:
-            if h.seat == r.seat or abs(r.t - h.t) > PEEK_MS:
+            if h.seat == r.seat or min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
                 continue
             zone = zone_of(h.seat, r.t)
             if zone is None:
                 continue
-            if point_in_polygon((cx, cy), zone):
+            if point_in_polygon((cx, cy), zone) or _distance_to_polygon((cx, cy), zone) <= reach:
                 return True
         return False
 
     return [e for e in events if not (isinstance(e, ShotRaise) and e.src == "vision" and is_head(e))]
+
+
+def _distance_to_polygon(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> float:
+    """The distance from a point to a polygon's outline (its nearest edge), in pixels."""
+    best = float("inf")
+    for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True):
+        dx, dy = bx - ax, by - ay
+        seg = dx * dx + dy * dy
+        u = 0.0 if seg == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / seg))
+        best = min(best, ((p[0] - ax - u * dx) ** 2 + (p[1] - ay - u * dy) ** 2) ** 0.5)
+    return best
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:

@@ -43,7 +43,8 @@ def test_raises_away_from_the_lift_in_time_or_place_are_kept() -> None:
     """A true raise later in the night, the same place (clean 1611: seat 9's gun at 100.40 s, also over
     seat 8's head zone), or at the same moment outside the lifting head's zone, is a hand."""
     later = _raise(9, 92920 + PEEK_MS + 200, HEAD_BOX)
-    beside = _raise(9, 93040, (1330.0, 480.0, 1370.0, 530.0))  # centre x 1350: right of seat 8's head
+    # centre x 1410: 97 px (1.9 of its box) right of seat 8's head zone, beyond HEAD_REACH
+    beside = _raise(9, 93040, (1390.0, 480.0, 1430.0, 530.0))
     own = _raise(8, 93000, HEAD_BOX)  # the lifting seat's own raise is not its neighbour's head
     events = [_head(8, 92920), later, beside, own]
     assert _heads_not_hands(events, LAYOUTS, SIZE) == events
@@ -56,3 +57,49 @@ def test_the_head_zone_is_scaled_to_the_video() -> None:
     assert [e.TYPE for e in _heads_not_hands(events, LAYOUTS, (960, 540))] == ["head_up"]
     # Unscaled, the halved box lies far from seat 8's head zone.
     assert len(_heads_not_hands(events, LAYOUTS, SIZE)) == 2
+
+
+# Seat 10 of the same layout: seat 9's head zone lies inside seat 10's raise zone.
+SEAT_10 = SeatZones(
+    10,
+    ((1081.9, 885.3), (1159.6, 808.2), (1065.9, 767.7), (1016.1, 812.0)),
+    ((1199.5, 567.5), (1394.3, 567.5), (1394.3, 734.8), (1199.5, 734.8)),
+    ((1218.3, 701.3), (1359.6, 701.3), (1359.6, 842.5), (1218.3, 842.5)),
+)
+LAYOUTS_9_10 = Layouts.single(Layout((1920, 1080), (SEAT_9, SEAT_10)))
+NECK_BOX = (1257.5, 647.9, 1282.0, 681.0)  # clean 1712's false "gun" of seat 10 at 65.60 s: seat 9's neck
+GUN_BOX = (1257.0, 602.9, 1306.2, 662.9)  # clean 1712's seat 10's true gun (61.12 s), over seat 9's head
+
+
+def _peek(seat: int, t: int, until: int) -> HeadUp:
+    return HeadUp(t=t, src="vision", id=f"h{seat}{t}", seat=seat, until=until, conf=0.99)
+
+
+def test_a_raise_just_below_a_lifting_heads_zone_is_that_head() -> None:
+    """Clean 1712: seat 9's head rises into its zone from below; its neck, 40 ms before the night pass
+    sees the head up, is read as seat 10's "gun", centred 15 px (0.45 of its box) below seat 9's head zone.
+    On 0.37 (centre inside the zone only) it stayed a raise, a shot at a second number: the night was lost."""
+    events = [_raise(10, 65600, NECK_BOX), _peek(9, 65640, 68040)]
+    assert [e.TYPE for e in _heads_not_hands(events, LAYOUTS_9_10, SIZE)] == ["head_up"]
+
+
+def test_a_raise_where_a_head_goes_down_at_the_end_of_its_peek_is_that_head() -> None:
+    """Noisy 1710: seat 9 peeks from 92.64 s; its head going down at 95.04 s (the peek's end, ``until``) is
+    read as seat 10's "point" in seat 9's head zone, 2.4 s after the lift. On 0.37 only the lift counted."""
+    box = (1261.1, 565.7, 1296.0, 624.8)
+    events = [_peek(9, 92640, 95040), _raise(10, 95040, box)]
+    assert [e.TYPE for e in _heads_not_hands(events, LAYOUTS_9_10, SIZE)] == ["head_up"]
+
+
+def test_raises_a_little_further_from_a_moving_head_are_kept() -> None:
+    """The neighbour's true gun over the head zone, held while the head is down (clean 1712's seat 10 at
+    61.12 s) or seen PEEK_MS + 200 ms from the peek's end, and a raise 1.5 hand lengths below the head zone
+    as the head lifts, are hands."""
+    below = (1257.5, 680.0, 1282.0, 710.0)  # 30 px box centred 45 px below seat 9's head zone
+    events = [
+        _raise(10, 61120, GUN_BOX),
+        _peek(9, 65640, 68040),
+        _raise(10, 65600, below),
+        _raise(10, 68040 + PEEK_MS + 200, GUN_BOX),
+    ]
+    assert _heads_not_hands(events, LAYOUTS_9_10, SIZE) == events
