@@ -55,6 +55,14 @@ STRIP_MIN_AREA = 0.1
 # the zone player's own forearm, voting at the same moment, can lie at its wrist (clean 1004, zone 8 at
 # 66.56 s: seat 9's pointing hand, its wrist strip 0.20 from seat 8's clothes).
 STRIP_SHAPES = ("thumb_up", "fist")
+# The strip of a hand in a voting shape that lies at least this far from the clothes of the neighbour the
+# arm's colour names (and farther than from the zone player's) is not that neighbour's sleeve: the sleeve
+# named lies elsewhere in the changed region, not at the hand's wrist. Clean 1809, zone 4 at 39.00 s: seat
+# 5's beige reach went back as seat 4's black sleeve brought its thumb-up, and the region joined to the
+# thumb was mostly the beige arm's new place; the strip at the wrist (black sleeve and its shadow on the
+# cloth) measured 0.84 from seat 5's clothes, 0.71 from seat 4's. One sleeve measures 0.1-0.3 from its own
+# torso, different cloths 0.5 and more (SLEEVE_MATCH, SLEEVE_APART).
+STRIP_NOT_SLEEVE = SLEEVE_APART
 # An unread hand (no landmarks, no wrist) is joined to the changed arm within this many hand lengths beyond
 # it, on every side (noisy 1003: seat 4's white cuff above its fist, 0.13 from seat 4's clothes, where the
 # whole region, reaching seat 5's tan torso, measured 0.10 from seat 5's).
@@ -430,15 +438,20 @@ class HandFinder:
         self.last_strip_dist = {}
 
         def mine(seat: int) -> bool:
-            """The arm joined to the hand clearly matches the zone's own player, not ``seat``. It only ever
-            keeps a hand for the zone's player: naming a neighbour by it moved two own thumb-ups (clean
-            1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists. Measured only
-            when a neighbour is named."""
+            """The arm joined to the hand clearly matches the zone's own player, not ``seat``; or, for a
+            hand in a voting shape, it is clearly not ``seat``'s sleeve and nearer the zone player's clothes
+            (STRIP_NOT_SLEEVE: the neighbour's sleeve that named it lies elsewhere in the changed region).
+            It only ever keeps a hand for the zone's player: naming a neighbour by it moved two own
+            thumb-ups (clean 1116 and noisy 1106, zone 4) to the neighbour whose sleeve lay at their wrists.
+            Measured only when a neighbour is named."""
             joined = self._joined(after, before, found, hand, zone_seat, cloth, size)
             if joined is None:
                 return False
             own = joined.get(zone_seat, math.inf)
-            return own <= SLEEVE_MATCH and joined.get(seat, 0.0) >= SLEEVE_RATIO * own
+            other = joined.get(seat, 0.0)
+            if own <= SLEEVE_MATCH and other >= SLEEVE_RATIO * own:
+                return True
+            return hand.gesture in STRIP_SHAPES and other >= STRIP_NOT_SLEEVE and other > own
 
         if far.sum() < 0.15 * size * size / 4:
             return None
