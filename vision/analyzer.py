@@ -40,7 +40,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.39a"
+VERSION = "0.39"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -266,11 +266,19 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
     # seat 7's partial sighting 2.4 hand lengths and 40 ms from seat 8's held gun is another hand).
+    # An aimed sighting that can be another aimed raise's hand coming down (noisy 1602: seat 8's gun let down
+    # through seat 9's zone, read as a "point" 0.51 600 ms after seat 8's, 4.3 hand lengths lower) does not
+    # take the raise it merges with (seat 10's "other" 0.92 in its own zone 680 ms before): the hand seen
+    # there first keeps it.
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):
             if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k):
-                if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]):
+                if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]) and not (
+                    k.gesture not in AIMED
+                    and o.t > k.t
+                    and any(_coming_down(o, j) for j in kept if j is not k and j.gesture in AIMED)
+                ):
                     kept[i] = o
                 break
         else:
@@ -312,10 +320,17 @@ PEEK_MS = 400
 # raises) every true raise within PEEK_MS of a neighbour's head lift or fall lay 159 px or more (3.6 hand
 # lengths) from that head's zone.
 HEAD_REACH = 1.0
+# A seat's own raise is held above its head, in the raise zone over its head zone; a "raise" by that seat
+# centred inside its own head zone while that head lifts or goes down is the head itself (noisy 1809: seat 8's
+# head lifting, read as seat 8's "palm" 0.90 through seat 9's raise zone 120 ms after seat 8's head_up,
+# centred inside seat 8's head zone; the shooting stretch then held a shot by a seat that never raised). On
+# sets F, G and H and the session-9 and -10 tuning games (483 analyses by 0.35-0.38, 1198 true raise
+# sightings) no true raise was seen within 3 s of its own seat's head lift or fall. Only the zone itself
+# counts (no reach): the seat's own raise zone lies right above it.
 
 
 def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int]) -> list[Event]:
-    """Drop raises that are a neighbour's head lifting or going down (a peek), not a hand.
+    """Drop raises that are a head lifting or going down (a peek), a neighbour's or its own, not a hand.
 
     Seats' head zones lie inside their neighbours' raise zones (seat 8's head inside seat 9's raise zone),
     so a head lifting at night moves in a raise zone and the landmarker may read it as a pointing hand; the
@@ -323,8 +338,10 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     read as seat 10's "point" 0.49 at the very frame the night pass ends the peek; noisy 1405: seat 2's, 40 ms
     before, as seat 1's). The night pass sees the head lift (``head_up``) and go down (its ``until``); a
     raise by another seat whose box is centred in that head's zone, or within HEAD_REACH hand lengths of it,
-    and seen within PEEK_MS of the lift or of the fall is that head. Whole events (all stretches) are looked
-    at here, as a lift and the raise it made may fall into two stretches."""
+    and seen within PEEK_MS of the lift or of the fall is that head. So is a raise by the peeking seat itself
+    centred inside its own head zone then (noisy 1809): a hand raised by that seat is held above its head.
+    Whole events (all stretches) are looked at here, as a lift and the raise it made may fall into two
+    stretches."""
     heads = [e for e in events if isinstance(e, HeadUp)]
     if not heads:
         return events
@@ -338,12 +355,14 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
         cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
         reach = HEAD_REACH * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
         for h in heads:
-            if h.seat == r.seat or min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
+            if min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
                 continue
             zone = zone_of(h.seat, r.t)
             if zone is None:
                 continue
-            if point_in_polygon((cx, cy), zone) or _distance_to_polygon((cx, cy), zone) <= reach:
+            if point_in_polygon((cx, cy), zone):
+                return True
+            if h.seat != r.seat and _distance_to_polygon((cx, cy), zone) <= reach:
                 return True
         return False
 

@@ -22,6 +22,7 @@ SEAT_9 = SeatZones(
 LAYOUTS = Layouts.single(Layout((1920, 1080), (SEAT_8, SEAT_9)))
 SIZE = (1920, 1080)
 HEAD_BOX = (1227.7, 440.3, 1257.9, 481.6)  # 1611's false "point" raise of seat 9 at 93.04 s
+OWN_GUN_BOX = (1209.4, 346.0, 1239.1, 386.3)  # noisy 1602's seat 8 gun at 101.16 s, above seat 8's head zone
 
 
 def _raise(seat: int, t: int, box: tuple[float, float, float, float]) -> ShotRaise:
@@ -45,7 +46,7 @@ def test_raises_away_from_the_lift_in_time_or_place_are_kept() -> None:
     later = _raise(9, 92920 + PEEK_MS + 200, HEAD_BOX)
     # centre x 1410: 97 px (1.9 of its box) right of seat 8's head zone, beyond HEAD_REACH
     beside = _raise(9, 93040, (1390.0, 480.0, 1430.0, 530.0))
-    own = _raise(8, 93000, HEAD_BOX)  # the lifting seat's own raise is not its neighbour's head
+    own = _raise(8, 93000, OWN_GUN_BOX)  # the lifting seat's own raise, held above its head
     events = [_head(8, 92920), later, beside, own]
     assert _heads_not_hands(events, LAYOUTS, SIZE) == events
 
@@ -103,3 +104,19 @@ def test_raises_a_little_further_from_a_moving_head_are_kept() -> None:
         _raise(10, 68040 + PEEK_MS + 200, GUN_BOX),
     ]
     assert _heads_not_hands(events, LAYOUTS_9_10, SIZE) == events
+
+
+def test_a_raise_in_the_seats_own_lifting_heads_zone_is_that_head() -> None:
+    """Noisy 1809: seat 8 peeks at 93.92 s; 120 ms later its head is read as seat 8's own "palm" 0.90 (through
+    seat 9's raise zone), centred inside seat 8's head zone. 0.38 looked only at neighbours' heads and kept
+    it, a shot by a seat that never raised. The same sighting PEEK_MS + 200 ms from the lift and the fall is
+    kept, as is the seat's own gun held above its head zone while its head lifts."""
+    own_head = (1235.1, 431.6, 1265.0, 450.8)
+    assert [
+        e.TYPE for e in _heads_not_hands([_peek(8, 93920, 96480), _raise(8, 94040, own_head)], LAYOUTS, SIZE)
+    ] == ["head_up"]
+    kept = [_peek(8, 93920, 96480), _raise(8, 96480 + PEEK_MS + 200, own_head), _raise(8, 94040, OWN_GUN_BOX)]
+    assert _heads_not_hands(kept, LAYOUTS, SIZE) == kept
+    # Just below the own head zone (no reach for the seat's own head, unlike a neighbour's): kept.
+    below = (1235.1, 505.0, 1265.0, 525.0)
+    assert len(_heads_not_hands([_peek(8, 93920, 96480), _raise(8, 94040, below)], LAYOUTS, SIZE)) == 2

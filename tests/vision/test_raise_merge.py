@@ -141,3 +141,19 @@ def test_a_neighbour_raising_beside_an_aimed_raise_is_kept() -> None:
     # Two zones away, it is not the hand of this raise.
     far = dataclasses.replace(together, seat=1, zone_seat=1, t=75120)
     assert sorted(o.seat for o in _dedupe([peak, far])) == [1, 9]
+
+
+def test_an_aimed_hand_coming_down_does_not_take_the_raise_seen_below_it_first() -> None:
+    """Noisy 1602, night 1: seat 10's gun is seen whole in its own zone as an "other" 0.92 (101.08 s) while
+    seat 8's "point" peaks above (101.16 s); 600 ms later seat 8's hand, let down through seat 9's zone,
+    reads a "point" 0.51, 4.3 of seat 8's hand lengths lower and 2.6 from seat 10's sighting. 0.38 merged it
+    with seat 10's and let it win for aiming: seat 10's shot went to seat 9."""
+    ten = Observation("shot_raise", 10, 10, 101080, 0.915, "other", (1270.0, 602.0, 1306.9, 657.9), False)
+    eight = Observation("shot_raise", 8, 8, 101160, 0.768, "point", (1209.4, 346.0, 1239.1, 386.3), False)
+    down = Observation("shot_raise", 9, 9, 101760, 0.505, "point", (1206.1, 517.9, 1249.0, 556.2), False)
+    assert sorted((o.seat, o.t) for o in _dedupe([ten, eight, down])) == [(8, 101160), (10, 101080)]
+    # Without the aimed raise above it, the aiming sighting is the hand that rose there: it takes the raise.
+    assert [(o.seat, o.t) for o in _dedupe([ten, down])] == [(9, 101760)]
+    # Sooner after seat 8's peak than a held raise comes down (DOWN_MS), it aims for itself: it wins.
+    soon = dataclasses.replace(down, t=eight.t + 400)
+    assert sorted((o.seat, o.t) for o in _dedupe([ten, eight, soon])) == [(8, 101160), (9, 101560)]
