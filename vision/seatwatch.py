@@ -17,6 +17,7 @@ The landmarker therefore runs a handful of times per hand movement, not on every
 from __future__ import annotations
 
 import dataclasses
+import math
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -172,6 +173,9 @@ class _ZoneState:
     hold: int = 0
     hold_t: int = 0
     hold_last: HandSeen | None = None
+    # raise zones, noisy video: the hand read on the first frame of the movement that cut the hold look short
+    # (ZoneWatcher._hold_end_look), kept until that movement settles: the hand coming down, or rising on
+    held_end: Observation | None = None
 
 
 class ZoneWatcher:
@@ -716,7 +720,12 @@ class ZoneWatcher:
         new top is that movement's own settle's business. It must also lie below the zone's top edge: a hand
         held in this zone, not an arm passing through it to a hand above (noisy 1604: seat 3's forearm, as
         it came down through seat 2's zone, read as a "point" 0.97, 10 x 70 px, reaching 9 px above the
-        zone). The raise is timed when the zone became still."""
+        zone). The raise is timed when the zone became still.
+
+        The hand is reported when this movement settles, and only if that settle reports no raise higher than
+        it: on its first frame, a hand that had held low and then rises on looks the same as one let down
+        (noisy 1810, seat 10: a gun read at 99.92 s on its way up to its peak at 100.32 s; reported at once,
+        it took the shot into the call before and the settle's own raise was read as the same hand)."""
         st = self.state
         assert self._still is not None  # the picture before the raise: the hold look follows a settle
         changed = (cv2.absdiff(self._grey(self._still), self._grey(held)) > PIXEL_DELTA) & self.mask
@@ -732,8 +741,29 @@ class ZoneWatcher:
         if not found:
             return []
         h = min(found, key=lambda x: x.top_y)
-        st.raised = h
-        return [Observation("shot_raise", h.owner, self.seat, st.hold_t, h.conf, h.gesture, h.box)]
+        st.held_end = Observation("shot_raise", h.owner, self.seat, st.hold_t, h.conf, h.gesture, h.box)
+        return []
+
+    def _after_hold_end(self, held_end: Observation, raised: list[Observation]) -> list[Observation]:
+        """The movement that cut the hold look short has settled (see :meth:`_hold_end_look`). A raise of
+        another hand that peaks more than LOWERING hand lengths above the hand read on its first frame: the
+        hand rose on, and that peak is the raise (noisy 1810 seat 10: read at 99.92 s 95 px below its peak).
+        Otherwise the hand was let down from where it held: it is the raise, and what the settle made of the
+        same hand on its way down (a raise at the movement's first frame, noisy 1805 seat 1) is no other."""
+        assert held_end.box is not None
+        x0, y0, x1, y1 = held_end.box
+        size = max(x1 - x0, y1 - y0, 1.0)
+        rise = LOWERING * self.finder.hand_size(held_end.seat)
+
+        def same(o: Observation) -> bool:
+            assert o.box is not None
+            cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
+            return math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2) <= 0.5 * size
+
+        others = [o for o in raised if o.box is None or not same(o)]
+        if any(o.box is not None and o.box[1] < y0 - rise for o in others):
+            return raised
+        return [held_end, *others]
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
@@ -769,6 +799,9 @@ class ZoneWatcher:
             moving = [h for _, h in st.trail if all(_moved(s, h) for s in st.static)]
             fresh = [h for h in now if not any(h is x for x in lying)]
             raised = self._settle_raise(fresh, still_from)
+            held_end, st.held_end = st.held_end, None
+            if held_end is not None:
+                return self._after_hold_end(held_end, raised)
             # Noisy video: no hand found holding, though a hand-sized part of the zone changed: look on.
             if (
                 self._noisy()

@@ -100,3 +100,55 @@ def test_no_look_once_the_hold_look_is_over_nor_on_clean_video() -> None:
     assert _whole(_raises(ThumbUpThroughFilter(gun_frame=DOWN + 10), NOISY, late)) == []
     # clean video: no look through the filter at all, so the gun read only there is never seen
     assert _raises(ThumbUpThroughFilter(gun_frame=DOWN), 0.3 * NOISY_SIGMA) == []
+
+
+# The hand held one hand length low for five frames, then rising on to its peak at TOP.
+LOW = TOP + SIDE
+PATH_ON: list[int | None] = (
+    [None] * 3 + [LOW + 30 - 10 * k for k in range(4)] + [LOW] * 5 + [LOW - 10, LOW - 20, TOP] + [TOP] * 10
+)
+
+
+class GunRisingOn(Listed):
+    """Nothing while the hand holds low; on the first frame of its rise a "gun" read a little below where it
+    held (noisy 1810: the box 95 px under the peak, below what the raise had changed), then a "gun" where
+    it is."""
+
+    def __init__(self, path: list[int | None]) -> None:
+        listed = {i: [_hand(X, top, "gun")] for i, top in enumerate(path) if top is not None and i > DOWN}
+        super().__init__({**listed, DOWN: [_hand(X, LOW + 5, "gun")]})
+
+
+def test_a_hand_read_on_the_first_frame_of_a_rise_on_leaves_the_raise_to_its_peak() -> None:
+    """Noisy 1810, seat 10 (lost on 0.38: the night read as a miss): the gun read on the first frame of the
+    movement after the hold was on its way up; reported at once, it was timed when the zone first became still
+    (in the call before), and the settle at the true peak took the hand for the one already reported. The
+    settle's raise at the higher peak is the raise, and the hand on the first frame is not reported."""
+    raises = _whole(_raises(GunRisingOn(PATH_ON), NOISY, PATH_ON))
+    assert [top for _, _, top in raises] == [TOP]
+    assert raises[0][0] > STILL_FROM
+
+
+def test_a_hand_let_down_after_the_hold_is_reported_when_the_zone_settles() -> None:
+    """The hand coming down is reported once that movement settles, timed when the zone first became still."""
+    w = ZoneWatcher(
+        ThumbUpThroughFilter(gun_frame=DOWN), seat=3, zone="raise_zone", frame_shape=(300, 300, 3)
+    )  # type: ignore[arg-type]
+    w.noise = NoiseLevel(NOISY)
+    finder = w.finder
+    when = []
+    for i, top in enumerate(PATH_DOWN):
+        finder.i = i  # type: ignore[attr-defined]
+        f = np.full((300, 300, 3), 60.0)
+        if top is not None:
+            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
+                0.0, 12.0, (SIDE, SIDE, 3)
+            )
+        f[0, 0] = i
+        when += [
+            (i, o.t)
+            for o in w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40)
+            if o.kind == "shot_raise" and not o.partial
+        ]
+    assert [t for _, t in when] == [STILL_FROM]
+    assert when[0][0] > DOWN + 4  # reported after the hand came down and the zone settled, not on frame DOWN
