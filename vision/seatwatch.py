@@ -123,6 +123,13 @@ HOLD_LOOK_FRAMES = 8
 # A row of the raise zone with at least this many changed pixels is part of what a raise changed (the top of
 # a held hand, ZoneWatcher._hold_end_look); single pixels are left to the noise.
 HELD_ROW_PX = 3
+# Noisy video: a raise zone that has kept moving for MOVING_LOOK_AFTER_MS with no hand found moving in it by
+# the plain look gets a thorough look through the denoise filter on every other moving frame, at most
+# MOVING_LOOKS times a movement (ZoneWatcher._moving_look). Measured on noisy 1816, seat 2: a gun held in
+# front of the seat's grey sleeve while the zone never settled (79.56-80.20 s), read by no plain look,
+# through the filter "point"/"gun" 0.74-0.97 on 7 of 14 moving frames. 200 ms is longer than the noise's
+# flickers that start a movement (tablesim's raises take about 300 ms to rise).
+MOVING_LOOK_AFTER_MS, MOVING_LOOKS = 200, 6
 
 
 @dataclass(frozen=True)
@@ -173,9 +180,16 @@ class _ZoneState:
     hold: int = 0
     hold_t: int = 0
     hold_last: HandSeen | None = None
+<<<<<<< HEAD
     # raise zones, noisy video: the hand read on the first frame of the movement that cut the hold look short
     # (ZoneWatcher._hold_end_look), kept until that movement settles: the hand coming down, or rising on
     held_end: Observation | None = None
+=======
+    # raise zones, noisy video: looks made through the denoise filter in the current movement, and the last
+    # aiming hand one read (ZoneWatcher._moving_look)
+    moving_looks: int = 0
+    moving_aim: tuple[int, HandSeen] | None = None
+>>>>>>> shots14
 
 
 class ZoneWatcher:
@@ -263,6 +277,7 @@ class ZoneWatcher:
                 if hold_left and self.zone == "raise_zone" and last is not None:
                     out.extend(self._hold_end_look(frame, grey, last))  # before _still is this movement's
                 st.active_since = t
+                st.moving_looks, st.moving_aim = 0, None
                 self._still = last
                 early = [f for ft, f in self._past if ft <= t - ARM_BEFORE_MS]
                 self._arm_before = early[-1] if early else (self._past[0][1] if self._past else last)
@@ -279,6 +294,8 @@ class ZoneWatcher:
                 # Every moving hand, not only the highest: two hands in one zone (a neighbour's rising
                 # through it while this seat's gun holds) are followed apart (see _tracks).
                 st.trail.extend((t, h) for h in moving)
+                if self._noisy():
+                    out.extend(self._moving_look(frame, grey, t))
             return out
         if st.active_since is not None:
             self._hist.append((t, grey))
@@ -764,6 +781,40 @@ class ZoneWatcher:
         if any(o.box is not None and o.box[1] < y0 - rise for o in others):
             return raised
         return [held_end, *others]
+
+    def _moving_look(
+        self, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8], t: int
+    ) -> list[Observation]:
+        """Noisy video, a raise zone moving for MOVING_LOOK_AFTER_MS in which the plain look has found no hand
+        that moved: a gun held while something else keeps the zone moving (a neighbour's arm, the sleeve
+        under it) is reported only at a settle that comes after it is let down, and on noisy video the plain
+        look may read it on no frame (noisy 1816, seat 2: a gun held in front of a grey sleeve, found by no
+        plain look; through the denoise filter "point" or "gun" on half the moving frames). One thorough look
+        through the filter on every other frame, at most MOVING_LOOKS a movement, kept as
+        :meth:`_denoised_aim` keeps a hand (aiming, DENOISED_AIM_CONF sure, hand-sized, its place changed)
+        and inside the zone's top edge (an arm passing through to a hand above it is not held here). A
+        hand held is read at the same place on two such looks: a whole raise, timed at the first of them.
+        Heads and masks that the filter reads as aiming shapes rarely read so twice at one place."""
+        st = self.state
+        if (
+            st.raised is not None
+            or st.trail
+            or st.active_since is None
+            or t - st.active_since < MOVING_LOOK_AFTER_MS
+            or st.moving_looks >= MOVING_LOOKS
+            or self._n % 2
+        ):
+            return []
+        st.moving_looks += 1
+        aims = [h for h in self._denoised_aim(frame, grey) if h.top_y >= self.rect[1]]
+        if not aims:
+            return []
+        h = min(aims, key=lambda x: x.top_y)
+        if st.moving_aim is None or _moved(st.moving_aim[1], h):
+            st.moving_aim = (t, h)
+            return []
+        st.raised = h
+        return [Observation("shot_raise", h.owner, self.seat, st.moving_aim[0], h.conf, h.gesture, h.box)]
 
     def _settle(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         st = self.state
