@@ -180,16 +180,13 @@ class _ZoneState:
     hold: int = 0
     hold_t: int = 0
     hold_last: HandSeen | None = None
-<<<<<<< HEAD
     # raise zones, noisy video: the hand read on the first frame of the movement that cut the hold look short
     # (ZoneWatcher._hold_end_look), kept until that movement settles: the hand coming down, or rising on
     held_end: Observation | None = None
-=======
     # raise zones, noisy video: looks made through the denoise filter in the current movement, and the last
     # aiming hand one read (ZoneWatcher._moving_look)
     moving_looks: int = 0
     moving_aim: tuple[int, HandSeen] | None = None
->>>>>>> shots14
 
 
 class ZoneWatcher:
@@ -798,6 +795,7 @@ class ZoneWatcher:
         st = self.state
         if (
             st.raised is not None
+            or st.held_end is not None  # the movement's first frame read a hand: its settle decides
             or st.trail
             or st.active_since is None
             or t - st.active_since < MOVING_LOOK_AFTER_MS
