@@ -9,6 +9,8 @@ tests run on them.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from tests.vision.zonefakes import OneZoneFinder
@@ -157,20 +159,38 @@ class GunAtTopOnly(Listed):
         return [_hand(float(x0), float(y0), gesture)]
 
 
-def _noisy_raises(finder: Listed) -> list[Observation]:
+def painted(i: int, top: int | None) -> np.ndarray:
+    """Frame ``i`` of a raise on a noisy picture: the hand's patch with its top at ``top`` (absent when None),
+    and the frame's number in the corner pixel, where the finders read which frame they are shown."""
+    f = np.full((300, 300, 3), 60.0)
+    if top is not None:
+        f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
+            0.0, 12.0, (SIDE, SIDE, 3)
+        )
+    f[0, 0] = i
+    return f
+
+
+def fed(
+    finder: Listed,
+    sigma: float,
+    path: list[int | None],
+    paint: Callable[[int, int | None], np.ndarray] = painted,
+) -> list[tuple[int, Observation]]:
+    """Seat 3's raise zone fed the painted frames of ``path`` (the hand's top per frame) at ``sigma``'s noise:
+    each raise reported, with the frame it was reported on."""
     w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = NoiseLevel(NOISY)
+    w.noise = NoiseLevel(sigma)
     out = []
-    for i, top in enumerate(PATH):
+    for i, top in enumerate(path):
         finder.i = i
-        f = np.full((300, 300, 3), 60.0)
-        if top is not None:
-            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
-                0.0, 12.0, (SIDE, SIDE, 3)
-            )
-        f[0, 0] = i
-        out.extend(w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40))
-    return [o for o in out if o.kind == "shot_raise"]
+        frame = np.clip(paint(i, top), 0, 255).round().astype(np.uint8)
+        out.extend((i, o) for o in w.feed(frame, i * 40) if o.kind == "shot_raise")
+    return out
+
+
+def _noisy_raises(finder: Listed) -> list[Observation]:
+    return [o for _, o in fed(finder, NOISY, PATH)]
 
 
 def test_a_gun_read_through_the_filter_only_at_its_top_is_a_whole_raise() -> None:

@@ -12,10 +12,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.test_shots_hold import NOISY, SIDE, STILL_FROM, TOP, GunAtTopOnly, Listed, X, _hand, _whole
+from tests.vision.test_shots_hold import (
+    NOISY,
+    SIDE,
+    STILL_FROM,
+    TOP,
+    GunAtTopOnly,
+    Listed,
+    X,
+    _hand,
+    _whole,
+    fed,
+)
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import Observation, ZoneWatcher
+from vision.noise import NOISY_SIGMA
+from vision.seatwatch import Observation
 
 # The hand's top per frame: absent, rising four frames, held at its peak for five (the zone settles on the
 # second still frame, 9, and the hold look runs on 10 and 11), then let down from frame 12 on, and gone.
@@ -30,19 +41,7 @@ PATH_DOWN: list[int | None] = (
 
 
 def _raises(finder: Listed, sigma: float, path: list[int | None] = PATH_DOWN) -> list[Observation]:
-    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = NoiseLevel(sigma)
-    out = []
-    for i, top in enumerate(path):
-        finder.i = i
-        f = np.full((300, 300, 3), 60.0)
-        if top is not None:
-            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
-                0.0, 12.0, (SIDE, SIDE, 3)
-            )
-        f[0, 0] = i
-        out.extend(w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40))
-    return [o for o in out if o.kind == "shot_raise"]
+    return [o for _, o in fed(finder, sigma, path)]
 
 
 class ThumbUpThroughFilter(GunAtTopOnly):
@@ -131,24 +130,6 @@ def test_a_hand_read_on_the_first_frame_of_a_rise_on_leaves_the_raise_to_its_pea
 
 def test_a_hand_let_down_after_the_hold_is_reported_when_the_zone_settles() -> None:
     """The hand coming down is reported once that movement settles, timed when the zone first became still."""
-    w = ZoneWatcher(
-        ThumbUpThroughFilter(gun_frame=DOWN), seat=3, zone="raise_zone", frame_shape=(300, 300, 3)
-    )  # type: ignore[arg-type]
-    w.noise = NoiseLevel(NOISY)
-    finder = w.finder
-    when = []
-    for i, top in enumerate(PATH_DOWN):
-        finder.i = i  # type: ignore[attr-defined]
-        f = np.full((300, 300, 3), 60.0)
-        if top is not None:
-            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
-                0.0, 12.0, (SIDE, SIDE, 3)
-            )
-        f[0, 0] = i
-        when += [
-            (i, o.t)
-            for o in w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40)
-            if o.kind == "shot_raise" and not o.partial
-        ]
+    when = [(i, o.t) for i, o in fed(ThumbUpThroughFilter(gun_frame=DOWN), NOISY, PATH_DOWN) if not o.partial]
     assert [t for _, t in when] == [STILL_FROM]
     assert when[0][0] > DOWN + 4  # reported after the hand came down and the zone settled, not on frame DOWN

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.test_shots_hold import NOISY, SIDE, TOP, GunAtTopOnly, X, _hand
+from tests.vision.test_shots_hold import NOISY, TOP, GunAtTopOnly, _hand, fed, painted
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import MOVING_LOOKS, Observation, ZoneWatcher
+from vision.noise import NOISY_SIGMA
+from vision.seatwatch import MOVING_LOOKS, Observation
 
 # The hand's top per frame: absent, rising four frames (3-6), held at its peak (7-17), then gone. A dim patch
 # at the zone's lower right flickers from frame 3 to 24, so the zone settles only after the hand is gone.
@@ -24,22 +24,15 @@ PATH: list[int | None] = [None] * 3 + [150 - 10 * k for k in range(4)] + [TOP] *
 FLICKER = range(3, 25)
 
 
+def _flickering(i: int, top: int | None) -> np.ndarray:
+    f = painted(i, top)
+    if i in FLICKER:
+        f[150:175, 170:195] = 100.0 if i % 2 else 130.0  # not bright enough to read as a hand
+    return f
+
+
 def _raises(finder: GunAtTopOnly, sigma: float, path: list[int | None] = PATH) -> list[Observation]:
-    w = ZoneWatcher(finder, seat=3, zone="raise_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = NoiseLevel(sigma)
-    out = []
-    for i, top in enumerate(path):
-        finder.i = i
-        f = np.full((300, 300, 3), 60.0)
-        if top is not None:
-            f[top : top + SIDE, X : X + SIDE] = 210.0 + np.random.default_rng(i).normal(
-                0.0, 12.0, (SIDE, SIDE, 3)
-            )
-        if i in FLICKER:
-            f[150:175, 170:195] = 100.0 if i % 2 else 130.0  # not bright enough to read as a hand
-        f[0, 0] = i
-        out.extend(w.feed(np.clip(f, 0, 255).round().astype(np.uint8), i * 40))
-    return [o for o in out if o.kind == "shot_raise"]
+    return [o for _, o in fed(finder, sigma, path, _flickering)]
 
 
 class GunThroughFilter(GunAtTopOnly):
