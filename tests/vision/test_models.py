@@ -118,7 +118,7 @@ def build_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """The build script pointed at a scratch copy of models/ that shares the cached wheel."""
     wheel = ROOT / "models" / "build" / build_models.WHEEL
     if not wheel.is_file():
-        pytest.fail(f"{wheel} is not cached: run `python models/build_models.py` first")
+        pytest.fail(f"{wheel} is not cached: run `python models/build_models.py --force` first")
     (tmp_path / "build").mkdir()
     (tmp_path / "build" / build_models.WHEEL).symlink_to(wheel)
     shutil.copy(ROOT / "models" / "SHA256SUMS", tmp_path / "SHA256SUMS")
