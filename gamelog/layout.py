@@ -131,6 +131,17 @@ def point_in_polygon(point: Point, poly: Polygon) -> bool:
     return inside
 
 
+def distance_to_polygon(point: Point, poly: Polygon) -> float:
+    """The distance from a point to a polygon's outline (its nearest edge), in the polygon's units."""
+    best = float("inf")
+    for (ax, ay), (bx, by) in zip(poly, [*poly[1:], poly[0]], strict=True):
+        dx, dy = bx - ax, by - ay
+        seg = dx * dx + dy * dy
+        u = 0.0 if seg == 0 else max(0.0, min(1.0, ((point[0] - ax) * dx + (point[1] - ay) * dy) / seg))
+        best = min(best, math.hypot(point[0] - ax - u * dx, point[1] - ay - u * dy))
+    return best
+
+
 def polygon_self_intersects(poly: Polygon) -> bool:
     """True when two non-adjacent edges touch or cross (O(n²); zones have a handful of points)."""
     n = len(poly)

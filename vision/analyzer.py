@@ -35,7 +35,7 @@ from gamelog.events import (
     sort_key,
 )
 from gamelog.jsonl import write_events_replace
-from gamelog.layout import Layout, Layouts, SeatZones, point_in_polygon
+from gamelog.layout import Layout, Layouts, SeatZones, distance_to_polygon, point_in_polygon
 from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
@@ -165,13 +165,16 @@ def _off_the_table(obs: list[Any], layout: Layout) -> list[Any]:
     tables = [s.table_zone for s in layout.seats]
 
     def at_table(o: Any) -> bool:
-        cx, cy = (o.box[0] + o.box[2]) / 2, (o.box[1] + o.box[3]) / 2
-        reach = TABLE_REACH * max(o.box[2] - o.box[0], o.box[3] - o.box[1], 1.0)
-        return any(
-            point_in_polygon((cx, cy), z) or _distance_to_polygon((cx, cy), z) <= reach for z in tables
-        )
+        return any(_box_at(o.box, z, TABLE_REACH) for z in tables)
 
     return [o for o in obs if not (o.kind == "shot_raise" and o.box is not None and at_table(o))]
+
+
+def _box_at(box: tuple[float, float, float, float], zone: Any, reach: float) -> bool:
+    """Whether a hand's box is centred in ``zone`` or within ``reach`` hand lengths (the box's size) of it."""
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    size = max(box[2] - box[0], box[3] - box[1], 1.0)
+    return point_in_polygon(centre, zone) or distance_to_polygon(centre, zone) <= reach * size
 
 
 RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's are about 27)
@@ -352,32 +355,15 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     def is_head(r: ShotRaise) -> bool:
         if r.box is None:
             return False
-        cx, cy = (r.box[0] + r.box[2]) / 2, (r.box[1] + r.box[3]) / 2
-        reach = HEAD_REACH * max(r.box[2] - r.box[0], r.box[3] - r.box[1], 1.0)
         for h in heads:
             if min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
                 continue
             zone = zone_of(h.seat, r.t)
-            if zone is None:
-                continue
-            if point_in_polygon((cx, cy), zone):
-                return True
-            if h.seat != r.seat and _distance_to_polygon((cx, cy), zone) <= reach:
+            if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
                 return True
         return False
 
     return [e for e in events if not (isinstance(e, ShotRaise) and e.src == "vision" and is_head(e))]
-
-
-def _distance_to_polygon(p: tuple[float, float], poly: tuple[tuple[float, float], ...]) -> float:
-    """The distance from a point to a polygon's outline (its nearest edge), in pixels."""
-    best = float("inf")
-    for (ax, ay), (bx, by) in zip(poly, poly[1:] + poly[:1], strict=True):
-        dx, dy = bx - ax, by - ay
-        seg = dx * dx + dy * dy
-        u = 0.0 if seg == 0 else max(0.0, min(1.0, ((p[0] - ax) * dx + (p[1] - ay) * dy) / seg))
-        best = min(best, ((p[0] - ax - u * dx) ** 2 + (p[1] - ay - u * dy) ** 2) ** 0.5)
-    return best
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:

@@ -15,6 +15,7 @@ from gamelog.layout import (
     LayoutError,
     Layouts,
     SeatZones,
+    distance_to_polygon,
     point_in_polygon,
     polygon_area,
     polygon_bbox,
@@ -209,6 +210,22 @@ def test_point_in_polygon(
     point: tuple[float, float], poly: tuple[tuple[float, float], ...], inside: bool
 ) -> None:
     assert point_in_polygon(point, poly) is inside
+
+
+@pytest.mark.parametrize(
+    ("point", "poly", "distance"),
+    [
+        ((13, 5), SQ, 3.0),  # beside an edge
+        ((13, 14), SQ, 5.0),  # beyond a corner: to the corner
+        ((10, 5), SQ, 0.0),  # on the outline
+        ((5, 2), SQ, 2.0),  # inside: to the nearest edge
+        ((8, 8), L_SHAPE, 4.0),  # in the notch: 4 from both inner edges
+    ],
+)
+def test_distance_to_polygon(
+    point: tuple[float, float], poly: tuple[tuple[float, float], ...], distance: float
+) -> None:
+    assert distance_to_polygon(point, poly) == pytest.approx(distance)
 
 
 def test_area_bbox_and_self_intersection() -> None:
