@@ -130,6 +130,21 @@ HELD_ROW_PX = 3
 # through the filter "point"/"gun" 0.74-0.97 on 7 of 14 moving frames. 200 ms is longer than the noise's
 # flickers that start a movement (tablesim's raises take about 300 ms to rise).
 MOVING_LOOK_AFTER_MS, MOVING_LOOKS = 200, 6
+# An unreadable landing whose arm's path names no neighbour is a neighbour's reach when that neighbour's hand
+# left its own table zone meanwhile: at least LEFT_AREA of the neighbour's hand lengths squared of that zone
+# showed a hand before and shows the cloth now, and at most LEFT_CAME_SHARE of that came to be covered (a hand
+# moving within its own zone covers as much as it uncovers); and the landing lies at most LEFT_LEAN of the
+# zone's hand lengths further from that neighbour's body than from the zone player's. Measured on the 62
+# unreadable landings of noisy H and I (0.39) and clean H: the two reaches given to the zone's player (noisy
+# 1903 zone 10, 1915 zone 2) left 0.12 and 0.18, covered nothing, and lay +0.08 and -0.02 nearer; of the true
+# votes, every one where a neighbour's place was uncovered more than covered lay 1.4 and more further from
+# that neighbour (its hands rest at the far side of its zone), and every one lying within 0.5 of a
+# neighbour saw that neighbour's zone covered at least as much as uncovered (the neighbour voting too).
+LEFT_AREA, LEFT_CAME_SHARE, LEFT_LEAN = 0.08, 0.25, 0.5
+# A relaxed hand found by the look for a missed arrival within this share of its box's side of a hand of the
+# same shape read there before the movement is that hand found again (ZoneWatcher._found_again). Clean 1915,
+# zone 2: the palm found again 1.6 px from where it was read before, its box 41 px across.
+FOUND_AGAIN_SHIFT = 0.15
 
 
 @dataclass(frozen=True)
@@ -320,7 +335,9 @@ class ZoneWatcher:
             return []
         now = self._hands(frame, thorough=True)
         arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
-        lying = [h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box)]
+        lying = [
+            h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box) or self._found_again(h)
+        ]
         if lying:  # a hand that lay there all along, found now: resting, and the arrival is still to find
             st.resting = st.resting + lying
             arrivals = [h for h in arrivals if not any(h is x for x in lying)]
@@ -341,6 +358,25 @@ class ZoneWatcher:
         ]
         st.placed.extend(reported)
         return [self._down(h, st.recheck_t) for h in reported]
+
+    def _found_again(self, hand: HandSeen) -> bool:
+        """``hand``, a relaxed hand found by the look for a missed arrival, lies where a hand lay before the
+        movement (read then, passed over at the settle): that hand, found again, not a landing. Clean 1915,
+        zone 2 at 58.40 s: seat 3's arm reached over seat 2's resting palm, the settle's look passed over the
+        palm and its place had changed (the sleeve lay across it), so it counted as gone; found again at the
+        same place 80 ms later, it became seat 2's "palm" landing, a vote for the candidate then called, and
+        seat 2's true vote 10 s later could not count. As for _lay_there on clean video, a voting shape
+        found there is still a landing; and only the same shape at the same place (FOUND_AGAIN_SHIFT): a vote
+        landing beside where the player's rest hand lay, read as a relaxed hand, is still a landing."""
+        if hand.gesture in VOTING_SHAPES:
+            return False
+        side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 1.0)
+        return any(
+            b.gesture == hand.gesture
+            and b.owner == hand.owner
+            and _distance(b, hand) <= FOUND_AGAIN_SHIFT * side
+            for b in self.state.look_before
+        )
 
     def _unseen_arrival(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """The landmarker never found a hand, yet something hand-sized that is not the table came to rest in
@@ -372,11 +408,48 @@ class ZoneWatcher:
         none = np.zeros((21, 3), np.float32)
         blob_hand = HandSeen(self.seat, "other", UNSEEN_CONF, UNSEEN_CONF, box, centre, box[1], 1.0, none)
         owner = self._attribute(blob_hand, frame).owner
+        if owner == self.seat:
+            owner = self._left_beside(frame, box)
         if owner != self.seat and self._returning(owner, st.recheck_t):
             return []  # a neighbour's hand coming back after its reach left
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _left_beside(self, frame: npt.NDArray[np.uint8], box: Box) -> int:
+        """Whose reach an unreadable landing at ``box`` is when its arm's path named no neighbour: the
+        neighbour whose hand left its own table zone while the landing came, with nothing landing there in
+        its place (a reaching hand leaves where it lay), provided the landing lies about as near that
+        neighbour's body as the zone player's (LEFT_LEAN). The zone's own player when no neighbour, or more
+        than one, answers. Noisy 1903, zone 10 at 37.76 s: seat 9's pointing hand left zone 9 (0.12 hand
+        lengths squared of its place uncovered, nothing covered) and lay along zone 10's top edge, read as a
+        blob 0.08 hand lengths further from seat 9's body than from seat 10's; both wear the same maroon and
+        the changed arm ran towards seat 10, so the arm's path kept it for seat 10."""
+        before = self._arm_before if self._arm_before is not None else self._still
+        if before is None:
+            return self.seat
+        size = self.finder.hand_size(self.seat)
+        centre = np.array([(box[0] + box[2]) / 2, (box[1] + box[3]) / 2])
+        own = float(np.hypot(*(centre - self.finder.body(self.seat))))
+        found = []
+        for seat in self.finder.near(self.seat):
+            lean = float(np.hypot(*(centre - self.finder.body(seat)))) - own
+            if seat == self.seat or lean > LEFT_LEAN * size:
+                continue
+            poly = self.finder.polygon(seat, "table_zone")
+            x0, y0, x1, y1 = _padded_box(poly, frame.shape, 0.0)
+            mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+            cv2.fillPoly(mask, [np.round(poly - [x0, y0]).astype(np.int32)], 1)
+            zone = mask.astype(bool)
+            was, now = before[y0:y1, x0:x1], frame[y0:y1, x0:x1]
+            cloth = np.median(was[zone].astype(np.float32), axis=0)
+            gone = uncovered(was, now, zone, cloth, UNSEEN_CLOTH_DIST)
+            came = covered(was, now, zone, cloth, UNSEEN_CLOTH_DIST)
+            hand = self.finder.hand_size(seat)
+            left = gone is not None and gone.area >= LEFT_AREA * hand * hand
+            if left and (came is None or came.area <= LEFT_CAME_SHARE * gone.area):
+                found.append(seat)
+        return found[0] if len(found) == 1 else self.seat
 
     def _looked_at(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """Noisy video, the look for a missed arrival found no hand and the part something came to cover is
