@@ -40,7 +40,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.40a"
+VERSION = "0.40"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -137,12 +137,14 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
                 watch = TableWatch(finder, zones, fr.image.shape)
             obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
         calls = finder.calls
-    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(_off_the_table(obs, layout))]
+    night: list[Event] = []
     if stretch.kind in ("night", "shooting"):
         from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second
 
         night = night_pass(timeline, layout, stretch.start, stretch.end, shooting=stretch.kind == "shooting")
-        out += [event_to_json(e) for e in night]
+    obs = _heads_before_merge(_off_the_table(obs, layout), night, layout)
+    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
+    out += [event_to_json(e) for e in night]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
 
@@ -352,18 +354,46 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
         return next((s.head_zone for s in _layout_at(layouts, t, size).seats if s.seat == seat), None)
 
-    def is_head(r: ShotRaise) -> bool:
-        if r.box is None:
-            return False
-        for h in heads:
-            if min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
-                continue
-            zone = zone_of(h.seat, r.t)
-            if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
-                return True
-        return False
+    return [
+        e
+        for e in events
+        if not (isinstance(e, ShotRaise) and e.src == "vision" and _is_head(e, heads, zone_of))
+    ]
 
-    return [e for e in events if not (isinstance(e, ShotRaise) and e.src == "vision" and is_head(e))]
+
+def _is_head(
+    r: Any, heads: list[HeadUp], zone_of: Callable[[int, int], tuple[tuple[float, float], ...] | None]
+) -> bool:
+    """Whether raise ``r`` (an event or a zone's sighting: seat, t, box) is one of ``heads`` lifting or going
+    down (see :func:`_heads_not_hands`); ``zone_of(seat, t)`` gives a seat's head zone."""
+    if r.box is None:
+        return False
+    for h in heads:
+        if min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
+            continue
+        zone = zone_of(h.seat, r.t)
+        if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
+            return True
+    return False
+
+
+def _heads_before_merge(obs: list[Any], night: list[Event], layout: Layout) -> list[Any]:
+    """A stretch's raise sightings without those the stretch's own night pass shows to be a head lifting or
+    going down (:func:`_is_head`), dropped before the sightings are merged: a head merged with a true raise
+    takes it, and dropping the head afterwards (:func:`_heads_not_hands`, which sees every stretch's events)
+    loses the raise with it. Noisy 1909: seat 9's head lifting for a peek, read through seat 10's raise zone
+    as a "point" 0.81 (72.60 s, 80 ms after its head_up), merged with seat 10's own gun held 760 ms later at
+    the same place (read "other" 0.91, so the aiming head owned the merge) and was dropped as the head, and
+    the night lost seat 10's shot."""
+    heads = [e for e in night if isinstance(e, HeadUp)]
+    if not heads:
+        return obs
+    zones = {s.seat: s.head_zone for s in layout.seats}
+
+    def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
+        return zones.get(seat)
+
+    return [o for o in obs if not (o.kind == "shot_raise" and _is_head(o, heads, zone_of))]
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:

@@ -103,6 +103,10 @@ TRACK_LINK = 1.6
 # A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
+# A hand seen rising on at least this many moving frames before it came to rest where a reported hand held is
+# a new raise (ZoneWatcher._rose_into). Noisy 1909, seat 10's gun: seen on 7 frames of its rise (tablesim's
+# raises take about 300 ms, 7-8 frames at 25 fps); three keep a landmarker's stray reading from counting.
+RISE_SIGHTINGS = 3
 # The denoised look at a raise zone's settle keeps an aiming hand read at least this sure of its shape: the
 # guns it found on the noisy tuning games read 0.51-0.98; a peeking head read as a "point" 0.36 (noisy 610).
 DENOISED_AIM_CONF = 0.45
@@ -1209,6 +1213,33 @@ class ZoneWatcher:
     def _down(self, hand: HandSeen, t: int) -> Observation:
         return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
 
+    def _rose_into(self, held: HandSeen, hands: list[HandSeen], trail: list[tuple[int, HandSeen]]) -> bool:
+        """A raise zone settles with a hand where the hand reported before (``held``) was held, and this
+        movement's sightings show that hand rising into that place from more than RAISE_JUMP hand lengths
+        below: lowest when first seen, on at least RISE_SIGHTINGS frames, never above where it came to rest.
+        Two hands cannot hold at one place: what was held there had gone (let down unseen, or it was no hand
+        at all), and this is a new raise. Noisy 1909, seat 10: seat 9's head lifting for a peek was read
+        through seat 10's zone as a "point" 0.81 (72.60 s) and kept as the zone's held hand; seat 10's gun
+        then rose from 1.3 hand lengths lower to hold right there (73.36 s) and was taken for that hand
+        shifting at the top, so the night's second shot was never reported."""
+        there = [h for h in hands if not _moved(held, h)]
+        if not there or not trail:
+            return False
+        end = min(there, key=lambda h: h.top_y)
+        numbers = self._trail_no
+        numbered = [(numbers.get(t, -10), t, h) for t, h in trail]
+        numbered.append((max(numbers.values(), default=0) + 1, -1, end))
+        passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
+        seen = next(p for p in passes if p[-1][1] is end)
+        size = self.finder.hand_size(end.owner)
+        tops = [h.top_y for _, h in seen]
+        return (
+            len(seen) > RISE_SIGHTINGS
+            and tops[0] - end.top_y > RAISE_JUMP * size
+            and tops[0] >= max(tops)
+            and min(tops) >= end.top_y - HELD_STILL * size
+        )
+
     def _settle_raise(self, hands: list[HandSeen], still_from: int) -> list[Observation]:
         st = self.state
         trail = st.trail
@@ -1216,6 +1247,8 @@ class ZoneWatcher:
         # Hands lying in the zone since the stretch began are never raises; of the others, the highest.
         fresh = [h for h in hands if all(_moved(s, h) for s in st.static)]
         trail = [(t, h) for t, h in trail if all(_moved(s, h) for s in st.static)]
+        if st.raised is not None and self._rose_into(st.raised, fresh, trail):
+            st.raised = None  # what held there is gone: a hand rose into its place (see _rose_into)
         if st.raised is not None:
             # The reported hand moved again: coming down, or shifting at the top. One raise, one peak; a
             # different hand appearing elsewhere is a new raise.

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from gamelog.events import HeadUp, ShotRaise
 from gamelog.layout import Layout, Layouts, SeatZones
-from vision.analyzer import PEEK_MS, _heads_not_hands
+from vision.analyzer import PEEK_MS, _dedupe, _heads_before_merge, _heads_not_hands
+from vision.seatwatch import Observation
 
 # Seats 8 and 9 of clean game 1611's layout: seat 8's head zone lies inside seat 9's raise zone.
 SEAT_8 = SeatZones(
@@ -120,3 +121,22 @@ def test_a_raise_in_the_seats_own_lifting_heads_zone_is_that_head() -> None:
     # Just below the own head zone (no reach for the seat's own head, unlike a neighbour's): kept.
     below = (1235.1, 505.0, 1265.0, 525.0)
     assert len(_heads_not_hands([_peek(8, 93920, 96480), _raise(8, 94040, below)], LAYOUTS, SIZE)) == 2
+
+
+def test_a_head_is_dropped_before_it_can_take_a_true_raise_in_the_merge() -> None:
+    """Noisy 1909 (the same layout): seat 9's head lifting for a peek (head_up 72.52 s) was read through seat
+    10's raise zone as a "point" 0.81 at 72.60 s; seat 10's own gun held 760 ms later at the same place read
+    "other" 0.91. Merged, the aiming head owned the raise, and the night pass's rule then dropped it as the
+    head: seat 10's shot was lost. The stretch's own head lifts now drop the head before the merge."""
+    head = Observation("shot_raise", 10, 10, 72600, 0.805, "point", (1260.7, 593.0, 1326.1, 618.9))
+    gun = Observation("shot_raise", 10, 10, 73360, 0.913, "other", (1270.6, 600.9, 1320.6, 665.7))
+    peek = _peek(9, 72520, 74920)
+    layout = LAYOUTS_9_10.at(0)
+    # Merged, the head owns the raise, and it goes afterwards as the head.
+    assert [o.t for o in _dedupe([head, gun])] == [72600]
+    assert _heads_not_hands([_raise(10, 72600, head.box), peek], LAYOUTS_9_10, SIZE) == [peek]
+    assert [(o.t, o.gesture) for o in _dedupe(_heads_before_merge([head, gun], [peek], layout))] == [
+        (73360, "other")
+    ]
+    # Without a head lift in the stretch nothing is dropped before the merge.
+    assert _heads_before_merge([head, gun], [], layout) == [head, gun]
