@@ -884,17 +884,21 @@ class ZoneWatcher:
         cut_short = st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found. Nor
-        # did a hand arrive whose place shows what it showed just before this movement: it lay there unread
-        # (noisy 1912, zone 5: seat 5's rest palm at the zone's corner, read for the first time at a one-frame
-        # flicker beside the player's vote, 0.3% of its box changed, a false landing at 86.00 s). As for
-        # _lay_there, on clean video the landmarker's reading is trusted (a hand it found late is reported).
+        # does a flicker of a frame or two with no look for a missed arrival pending bring a hand: one found
+        # then whose place shows what it showed just before lay there unread (noisy 1912, zone 5: seat 5's
+        # rest palm at the zone's corner, read for the first time at a one-frame flicker beside the player's
+        # vote, 0.3% of its box changed, a false landing at 86.00 s). Only at a flicker: a longer movement's
+        # settle may find the arrival a movement before it missed, its place unchanged since (noisy 1806,
+        # zone 9: the thumb-up landed at 67.68 s, found at the next settle, 68.16 s). As for _lay_there, on
+        # clean video the landmarker's reading is trusted.
+        flicker_only = self._noisy() and still_from - started <= FLICKER_MS and not cut_short
         arrivals = [
             h
             for h in arrivals
             if not self._lay_there(h, frame)
             and not self._on_unseen(h.box)
             and not self._at_edge(h, st.edge)
-            and (cut_short or not self._noisy() or not self._unchanged(h.box, grey))
+            and not (flicker_only and self._unchanged(h.box, grey))
         ]
         if arrivals:
             arrivals += self._beside(frame, now, before)

@@ -135,6 +135,34 @@ def test_a_rest_hand_read_first_at_a_flicker_is_no_landing_on_noisy_video() -> N
     assert _own(seen) == []  # fails on 0.39: a "palm" landing at the flicker
 
 
+class SlowFinder(OneZoneFinder):
+    """A thumb-up in the zone's lower right, read only from frame 18 on (marked at (10, 10))."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        if tuple(frame[10, 10]) == OWN and tuple(frame[160, 170]) == OWN:
+            return [_hand("thumb_up", 0.6, REST_BOX, 1.0)]
+        return []
+
+
+def test_a_vote_its_settle_missed_found_at_the_next_movements_settle_is_reported() -> None:
+    """Only a flicker brings no hand: the settle of a longer movement (a neighbour's hand passing, frames
+    16-20) may find the vote the settle before it missed, its place unchanged since (noisy 1806, zone 9)."""
+    frames = []
+    for i in range(60):
+        f = np.full((300, 300, 3), BG, np.uint8)
+        if i in (8, 9):
+            f[150:172, 200 - 10 * (i - 8) : 225 - 10 * (i - 8)] = OWN
+        elif i >= 10:
+            f[150:172, 160:185] = OWN
+        if 16 <= i <= 20:
+            f[105:120, 105 + 4 * (i - 16) : 125 + 4 * (i - 16)] = (90, 90, 90)
+        if i >= 18:
+            f[10, 10] = OWN
+        frames.append(f)
+    seen = watch_frames(NOISY, frames, SlowFinder())
+    assert [(k, g) for k, g, _ in _own(seen)] == [("hand_down", "thumb_up")]
+
+
 # --- the voting hand going back to its rest at the zone's edge ----------------------------------------
 
 EDGE_BOX = (85.0, 155.0, 112.0, 178.0)  # across the zone's left border (x 100)
