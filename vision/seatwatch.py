@@ -54,6 +54,9 @@ TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to
 # thumb-up, placed in the zone 2 s later, 1.0). See ZoneWatcher._at_edge.
 EDGE_INSIDE = 0.9
 VOTING_SHAPES = ("thumb_up", "fist")
+# A hand read at a settle at a resting hand's place with a box at least this many times the resting hand's
+# is that hand read together with what came beside it (see ZoneWatcher._grown_over; noisy 1918, zone 5: 2.2).
+GROWN_AREA = 1.5
 # A landing the landmarker cannot read: hand-sized (in units of the seat's hand length squared; a fist seen
 # from behind shows about 0.14 of it inside the zone on the sample game), and not cloth.
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
@@ -243,6 +246,7 @@ class ZoneWatcher:
         self._trail_no: dict[int, int] = {}  # raise zones: the frame number of each trail entry, by t
         self.noise: NoiseLevel | None = None  # the video's noise, measured by TableWatch on its first frame
         self._edge_seen: list[HandSeen] = []  # table zones: the hands at the zone's edge of the last look
+        self._start_edge: list[HandSeen] = []  # table zones: the hands at its edge when the stretch began
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -275,7 +279,7 @@ class ZoneWatcher:
             hands = self._hands(frame)
             if self.zone == "table_zone":
                 st.resting = hands
-                st.edge = self._edge_seen
+                st.edge = self._start_edge = self._edge_seen
                 st.placed = [
                     h for h in hands if h.gesture in VOTING_SHAPES and start_shapes_trusted(self.noise)
                 ]
@@ -943,25 +947,41 @@ class ZoneWatcher:
         before = st.resting
         matched_before: set[int] = set()
         arrivals: list[HandSeen] = []
-        for h in now:
+        grey = self._grey(frame)
+        for k, h in enumerate(now):
             j = next((i for i, b in enumerate(before) if i not in matched_before and not _moved(b, h)), None)
             if j is None:
                 arrivals.append(h)
             else:
                 matched_before.add(j)
+                if self._grown_over(h, before[j], grey):
+                    now[k] = before[j]  # the resting hand read together with what came beside it
+        # A flicker that cut a look for a missed arrival short (noisy video): a hand found at a place the
+        # flicker did not change may be that look's arrival (flicker_cut below).
+        cut_short = st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
-        # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found.
+        # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found. Nor
+        # does a flicker of a frame or two with no look for a missed arrival pending bring a hand: one found
+        # then whose place shows what it showed just before lay there unread (noisy 1912, zone 5: seat 5's
+        # rest palm at the zone's corner, read for the first time at a one-frame flicker beside the player's
+        # vote, 0.3% of its box changed, a false landing at 86.00 s). Only at a flicker: a longer movement's
+        # settle may find the arrival a movement before it missed, its place unchanged since (noisy 1806,
+        # zone 9: the thumb-up landed at 67.68 s, found at the next settle, 68.16 s). As for _lay_there, on
+        # clean video the landmarker's reading is trusted.
+        flicker_only = self._noisy() and still_from - started <= FLICKER_MS and not cut_short
         arrivals = [
             h
             for h in arrivals
-            if not self._lay_there(h, frame) and not self._on_unseen(h.box) and not self._at_edge(h, st.edge)
+            if not self._lay_there(h, frame)
+            and not self._on_unseen(h.box)
+            and not self._at_edge(h, st.edge)
+            and not (flicker_only and self._unchanged(h.box, grey))
         ]
         if arrivals:
             arrivals += self._beside(frame, now, before)
             now = [*now, *(h for h in arrivals if not any(h is x for x in now))]
         # A resting hand the landmarker passes over this time, whose place still shows what it showed before
         # the movement (another hand moved nearby), has not left.
-        grey = self._grey(frame)
         for i, b in enumerate(before):
             if i not in matched_before and self._unchanged(b.box, grey):
                 matched_before.add(i)
@@ -1010,11 +1030,7 @@ class ZoneWatcher:
         # Noisy video: a hand found still where it lay before a flicker that cut the look for a missed
         # arrival short came when the picture first became still, before the flicker (noisy 1008, seat 3:
         # its thumb-up landed at 58.56 s, the look found it at a one-frame flicker 0.44 s later).
-        flicker_cut = (
-            st.pending[0]
-            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
-            else None
-        )
+        flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
             named = [self._attribute(h, frame) for h in arrivals]
@@ -1032,6 +1048,7 @@ class ZoneWatcher:
                 h.gesture not in VOTING_SHAPES
                 and (self._returning(h.owner, started) or self._back_to_start(h.box, frame))
             )
+            and not self._back_to_rest(h, started, frame)
         ]
         out.extend(
             self._down(
@@ -1065,6 +1082,45 @@ class ZoneWatcher:
         if hand.inside >= EDGE_INSIDE or (not self._noisy() and hand.gesture in VOTING_SHAPES):
             return False
         return any(not _moved(e, hand) for e in edge)
+
+    def _grown_over(self, hand: HandSeen, rest: HandSeen, grey: npt.NDArray[np.uint8]) -> bool:
+        """``hand``, read at a settle at the place of the resting hand ``rest``, is ``rest`` read together
+        with something that came to lie beside it: its box is at least GROWN_AREA times ``rest``'s, and the
+        part of it outside ``rest``'s box holds a hand-sized change since before the movement (UNSEEN_MIN_AREA
+        hand lengths squared). The zone then keeps ``rest``'s own sighting, so that the look for a missed
+        arrival tells the newcomer from it (noisy 1918, zone 5: seat 5's thumb-up landed against the fingers
+        of its rest palm at the zone's corner; the settle read one "other" 35 x 34 px over both where the palm
+        had read 21 x 26, and the look's later reads of the thumb-up alone, "other" 0.93, lay within half that
+        box of its centre, so they were taken for the resting hand and the vote was never reported). A resting
+        hand that only shifts keeps its box's size."""
+        hw, hh = hand.box[2] - hand.box[0], hand.box[3] - hand.box[1]
+        rw, rh = rest.box[2] - rest.box[0], rest.box[3] - rest.box[1]
+        if hw * hh < GROWN_AREA * max(rw * rh, 1.0) or self._still is None:
+            return False
+        bx0, by0, bx1, by1 = self._box_px(hand.box)
+        rx0, ry0, rx1, ry1 = self._box_px(rest.box)
+        changed = cv2.absdiff(self._grey(self._still), grey) > PIXEL_DELTA
+        outside = np.zeros_like(self.mask)
+        outside[by0:by1, bx0:bx1] = True
+        outside[ry0:ry1, rx0:rx1] = False
+        size = self.finder.hand_size(self.seat)
+        return int(np.count_nonzero(changed & outside & self.mask)) >= UNSEEN_MIN_AREA * size * size
+
+    def _back_to_rest(self, hand: HandSeen, started: int, frame: npt.NDArray[np.uint8]) -> bool:
+        """``hand``, of any shape, found coming to rest right after its owner's own lift (_returning), is that
+        hand going back to where it rested at the zone's edge when the stretch began: read there then with
+        most of its landmarks outside the zone (one of the stretch's first edge hands), still under
+        EDGE_INSIDE inside, and its place looks as it did then and not as just before (_back_to_start). A rest
+        hand, not a vote, whatever shape the landmarker reads (clean 1910, zone 1: seat 1's thumb-up was
+        lifted at 70.08 s and the hand went straight back to its rest at the zone's bottom corner, read there
+        as a "thumb_up" 0.86 with 0.62 inside when the stretch began and as a "fist" 0.97 with 0.81 inside
+        when it settled: a false landing at 70.56 s)."""
+        return (
+            hand.inside < EDGE_INSIDE
+            and any(not _moved(e, hand) for e in self._start_edge)
+            and self._returning(hand.owner, started)
+            and self._back_to_start(hand.box, frame)
+        )
 
     def _returning(self, owner: int, t: int) -> bool:
         """A hand of ``owner`` coming to rest at ``t`` follows that owner's own lift from the zone by at most
