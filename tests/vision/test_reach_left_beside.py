@@ -1,10 +1,13 @@
-"""A neighbour's reach read as the zone player's own landing (analyser 0.40a).
+"""A neighbour's reach read as the zone player's own landing (analysers 0.40a-0.42).
 
 Two ways it happened on set I: the reach's hand is never read and only its arm, lying in the zone, is found
 as an unreadable landing whose arm's path names no neighbour (noisy 1903 zone 10, noisy 1915 zone 2); or the
 reach lies over the zone player's resting palm, the settle's look passes over the palm and the look for a
-missed arrival finds it again, as a landing (clean 1915 zone 2). Small synthetic frames on clean video (the
-grey rule finds the unreadable landing); the finder is a stand-in, the unit under test is the watcher's rule.
+missed arrival finds it again, as a landing (clean 1915 zone 2). The second is mended (``_found_again``).
+The first was given to the neighbour whose hand left its own zone meanwhile in 0.41, and that rule was
+dropped in 0.42: blind, it took a true vote away from its player while the neighbour voted in its own zone
+(noisy 2013). Small synthetic frames on clean video (the grey rule finds the unreadable landing); the finder
+is a stand-in, the unit under test is the watcher's rule.
 """
 
 from __future__ import annotations
@@ -80,29 +83,16 @@ def _reach(rest_after: tuple[int, int, int, int] | None) -> list[np.ndarray]:
     )
 
 
-def test_an_unreadable_landing_as_a_neighbours_hand_leaves_its_own_zone_is_that_neighbours_reach() -> None:
-    # Failed on 0.39: the arm's path named no one, so the landing was seat 3's (a vote for the candidate
-    # then called; noisy 1903 and 1915 lost 9 rounds so).
-    obs = _run(ThreeZones(), _reach(None))
-    assert [(o.kind, o.seat, o.zone_seat, o.conf) for o in obs] == [("hand_down", 2, 3, UNSEEN_CONF)]
-
-
-def test_the_landing_stays_the_zone_players_when_the_neighbours_hand_stays_or_lands_in_its_own_zone() -> None:
-    # The neighbour's hand still resting where it lay, or moved within its own zone (a vote of its own:
-    # as much covered as uncovered), says nothing of whose the landing is.
-    assert [(o.kind, o.seat) for o in _run(ThreeZones(), _reach(REST))] == [("hand_down", 3)]
+def test_an_unreadable_landing_stays_the_zone_players_though_a_neighbours_hand_left_its_own_zone() -> None:
+    # 0.41 gave it to seat 2 (its hand left zone 2 as the landing came, nothing came in its place, and the
+    # landing lay about as near seat 2's body as seat 3's). Blind on noisy 2013 the same picture was seat 8's
+    # true vote while seat 7 left zone 7 to vote there itself. The landing stays the zone player's, at the
+    # unreadable landing's low confidence (flagged for the judge); whether the neighbour's hand stays, moves
+    # within its zone or leaves it says nothing of whose the landing is.
     moved = (REST[0] + 10, REST[1] + 20, REST[2] + 10, REST[3] + 20)
-    assert [(o.kind, o.seat) for o in _run(ThreeZones(), _reach(moved))] == [("hand_down", 3)]
-
-
-def test_a_landing_far_nearer_the_zone_players_body_stays_theirs() -> None:
-    # Seat 2's body far off to the left: the landing lies much nearer seat 3's body than seat 2's, a hand of
-    # seat 3's own, whatever seat 2 did meanwhile.
-    class FarNeighbour(ThreeZones):
-        def body(self, seat: int) -> np.ndarray:
-            return np.asarray((-200.0, 200.0) if seat == 2 else BODIES[seat], dtype=np.float64)
-
-    assert [(o.kind, o.seat) for o in _run(FarNeighbour(), _reach(None))] == [("hand_down", 3)]
+    for rest_after in (None, REST, moved):
+        obs = _run(ThreeZones(), _reach(rest_after))
+        assert [(o.kind, o.seat, o.zone_seat, o.conf) for o in obs] == [("hand_down", 3, 3, UNSEEN_CONF)]
 
 
 PALM = (120, 104, 150, 124)  # seat 3's resting palm, under the reach's arm (x0, y0, x1, y1)
