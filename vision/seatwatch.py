@@ -359,7 +359,9 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
-        # As at a settle: a relaxed hand found coming back to rest right after its owner's lift ends it.
+        # As at a settle: a relaxed hand found coming back to rest right after its owner's lift ends it. (The
+        # settle also drops a hand of any shape going back to its rest at the zone's edge, _back_to_rest;
+        # this look does not, so far: applying it here too could change what a game reports (not measured).)
         reported = [
             h
             for h in arrivals
