@@ -1270,7 +1270,9 @@ class ZoneWatcher:
     def _down(self, hand: HandSeen, t: int) -> Observation:
         return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
 
-    def _rose_into(self, held: HandSeen, hands: list[HandSeen], trail: list[tuple[int, HandSeen]]) -> bool:
+    def _rose_into(
+        self, held: HandSeen, hands: list[HandSeen], trail: list[tuple[int, HandSeen]], still_from: int
+    ) -> bool:
         """A raise zone settles with a hand where the hand reported before (``held``) was held, and this
         movement's sightings show that hand rising into that place from more than RAISE_JUMP hand lengths
         below: lowest when first seen, on at least RISE_SIGHTINGS frames, never above where it came to rest.
@@ -1283,9 +1285,7 @@ class ZoneWatcher:
         if not there or not trail:
             return False
         end = min(there, key=lambda h: h.top_y)
-        numbers = self._trail_no
-        numbered = [(numbers.get(t, -10), t, h) for t, h in trail]
-        numbered.append((max(numbers.values(), default=0) + 1, -1, end))
+        numbered = _numbered(trail, self._trail_no, end, still_from)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
         seen = next(p for p in passes if p[-1][1] is end)
         size = self.finder.hand_size(end.owner)
@@ -1304,7 +1304,7 @@ class ZoneWatcher:
         # Hands lying in the zone since the stretch began are never raises; of the others, the highest.
         fresh = [h for h in hands if all(_moved(s, h) for s in st.static)]
         trail = [(t, h) for t, h in trail if all(_moved(s, h) for s in st.static)]
-        if st.raised is not None and self._rose_into(st.raised, fresh, trail):
+        if st.raised is not None and self._rose_into(st.raised, fresh, trail, still_from):
             st.raised = None  # what held there is gone: a hand rose into its place (see _rose_into)
         if st.raised is not None:
             # The reported hand moved again: coming down, or shifting at the top. One raise, one peak; a
@@ -1328,14 +1328,7 @@ class ZoneWatcher:
         # of it (two players raising together) must not hide the zone player's raise. A hand is followed
         # while it is seen on nearly every frame; its owner is the one at its peak. A hand that left the
         # zone before the movement stopped was seen only in part.
-        numbered: list[tuple[int, int, HandSeen]] = []
-        no = -10
-        for t, h in trail:
-            no = numbers.get(t, no)
-            numbered.append((no, t, h))
-        if now is not None:
-            # The hand found at the settle comes a frame or two after the last changed frame: its own frame.
-            numbered[-1] = (max(numbers.values(), default=0) + 1, still_from, now)
+        numbered = _numbered(trail[:-1] if now is not None else trail, numbers, now, still_from)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
         passes = _joined(
             passes,
@@ -1378,6 +1371,22 @@ class ZoneWatcher:
             obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
             out.append(dataclasses.replace(obs, partial=not holds))
         return out
+
+
+def _numbered(
+    trail: list[tuple[int, HandSeen]], numbers: dict[int, int], end: HandSeen | None, end_t: int
+) -> list[tuple[int, int, HandSeen]]:
+    """A raise zone's sightings ``trail`` (t, hand) with the frame number of each (``numbers``, by t; an
+    entry without one keeps the number before it), then the hand found at the settle, ``end`` (if any), at
+    ``end_t``: it comes a frame or two after the last changed frame, so it gets a frame of its own."""
+    numbered: list[tuple[int, int, HandSeen]] = []
+    no = -10
+    for t, h in trail:
+        no = numbers.get(t, no)
+        numbered.append((no, t, h))
+    if end is not None:
+        numbered.append((max(numbers.values(), default=0) + 1, end_t, end))
+    return numbered
 
 
 def _tracks(numbered: list[tuple[int, int, HandSeen]], link_px: float) -> list[list[tuple[int, HandSeen]]]:
