@@ -384,7 +384,11 @@ def _heads_before_merge(obs: list[Any], night: list[Event], layout: Layout) -> l
     loses the raise with it. Noisy 1909: seat 9's head lifting for a peek, read through seat 10's raise zone
     as a "point" 0.81 (72.60 s, 80 ms after its head_up), merged with seat 10's own gun held 760 ms later at
     the same place (read "other" 0.91, so the aiming head owned the merge) and was dropped as the head, and
-    the night lost seat 10's shot."""
+    the night lost seat 10's shot.
+
+    The head zones are those of ``layout``, the layout at the stretch's start (the one its zones were watched
+    with), whatever the sighting's time; :func:`_heads_not_hands` takes each event's layout at its own time.
+    The two differ only when the layout is re-marked during a stretch."""
     heads = [e for e in night if isinstance(e, HeadUp)]
     if not heads:
         return obs

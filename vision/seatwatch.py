@@ -55,7 +55,9 @@ TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to
 EDGE_INSIDE = 0.9
 VOTING_SHAPES = ("thumb_up", "fist")
 # A hand read at a settle at a resting hand's place with a box at least this many times the resting hand's
-# is that hand read together with what came beside it (see ZoneWatcher._grown_over; noisy 1918, zone 5: 2.2).
+# is that hand read together with what came beside it (see ZoneWatcher._grown_over). Set from one case, noisy
+# 1918 zone 5 (2.2); how much a resting hand's box grows from look to look when nothing came beside it was not
+# measured.
 GROWN_AREA = 1.5
 # A landing the landmarker cannot read: hand-sized (in units of the seat's hand length squared; a fist seen
 # from behind shows about 0.14 of it inside the zone on the sample game), and not cloth.
@@ -107,8 +109,9 @@ TRACK_LINK = 1.6
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
 # A hand seen rising on at least this many moving frames before it came to rest where a reported hand held is
-# a new raise (ZoneWatcher._rose_into). Noisy 1909, seat 10's gun: seen on 7 frames of its rise (tablesim's
-# raises take about 300 ms, 7-8 frames at 25 fps); three keep a landmarker's stray reading from counting.
+# a new raise (ZoneWatcher._rose_into). Set from one case, noisy 1909, seat 10's gun: seen on 7 frames of
+# its rise (tablesim's raises take about 300 ms, 7-8 frames at 25 fps). Requiring more than three is meant to
+# keep a landmarker's stray reading from counting; how many sightings stray readings give was not measured.
 RISE_SIGHTINGS = 3
 # The denoised look at a raise zone's settle keeps an aiming hand read at least this sure of its shape: the
 # guns it found on the noisy tuning games read 0.51-0.98; a peeking head read as a "point" 0.36 (noisy 610).
@@ -139,7 +142,8 @@ HELD_ROW_PX = 3
 MOVING_LOOK_AFTER_MS, MOVING_LOOKS = 200, 6
 # A relaxed hand found by the look for a missed arrival within this share of its box's side of a hand of the
 # same shape read there before the movement is that hand found again (ZoneWatcher._found_again). Clean 1915,
-# zone 2: the palm found again 1.6 px from where it was read before, its box 41 px across.
+# zone 2: the palm found again 1.6 px from where it was read before, its box 41 px across (0.04). Set from
+# that one case; how near a vote landing beside a resting hand of the same shape can lie was not measured.
 FOUND_AGAIN_SHIFT = 0.15
 
 
@@ -214,9 +218,7 @@ class ZoneWatcher:
         x1 = int(min(w, np.ceil(poly[:, 0].max()) + 1))
         y1 = int(min(h, np.ceil(poly[:, 1].max()) + 1))
         self.rect = (x0, y0, x1, y1)
-        mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
-        cv2.fillPoly(mask, [np.round(poly - [x0, y0]).astype(np.int32)], 1)
-        self.mask = mask.astype(bool)
+        self.mask = _zone_mask(poly, self.rect)
         area = int(self.mask.sum())
         self.active_px = max(ACTIVE_MIN_PX, int(ACTIVE_SHARE * area))
         self._prev: npt.NDArray[np.uint8] | None = None
@@ -344,7 +346,9 @@ class ZoneWatcher:
         if self._still is not None:
             arrivals = [self._attribute(h, frame) for h in arrivals]
         st.resting = st.resting + arrivals
-        # As at a settle: a relaxed hand found coming back to rest right after its owner's lift ends it.
+        # As at a settle: a relaxed hand found coming back to rest right after its owner's lift ends it. (The
+        # settle also drops a hand of any shape going back to its rest at the zone's edge, _back_to_rest;
+        # this look does not, so far: applying it here too could change what a game reports (not measured).)
         reported = [
             h
             for h in arrivals
@@ -368,6 +372,9 @@ class ZoneWatcher:
         if hand.gesture in VOTING_SHAPES:
             return False
         side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1], 1.0)
+        # ``b.owner`` may have been given to a neighbour whose arm brought it (_attribute), while the
+        # finder's ``hand.owner`` is always the zone's seat: a neighbour's hand resting in the zone is never
+        # found again here, only the zone player's own.
         return any(
             b.gesture == hand.gesture
             and b.owner == hand.owner
@@ -916,7 +923,8 @@ class ZoneWatcher:
                     now[k] = before[j]  # the resting hand read together with what came beside it
         # A flicker that cut a look for a missed arrival short (noisy video): a hand found at a place the
         # flicker did not change may be that look's arrival (flicker_cut below).
-        cut_short = st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS
+        short = self._noisy() and still_from - started <= FLICKER_MS  # a flicker of a frame or two
+        cut_short = short and st.pending is not None
         # On noisy video a hand found where the zone looks as it did when the stretch began lay there (missed
         # until now): it rests, and is no arrival; the movement's arrival, if any, is still to be found. Nor
         # does a flicker of a frame or two with no look for a missed arrival pending bring a hand: one found
@@ -926,7 +934,7 @@ class ZoneWatcher:
         # settle may find the arrival a movement before it missed, its place unchanged since (noisy 1806,
         # zone 9: the thumb-up landed at 67.68 s, found at the next settle, 68.16 s). As for _lay_there, on
         # clean video the landmarker's reading is trusted.
-        flicker_only = self._noisy() and still_from - started <= FLICKER_MS and not cut_short
+        flicker_only = short and st.pending is None
         arrivals = [
             h
             for h in arrivals
@@ -967,13 +975,7 @@ class ZoneWatcher:
         # or left and which left no hand-sized change behind, while no look for a missed arrival was on,
         # brought nothing to look for (noisy 1008, seat 5: the look that followed one read the vote lying
         # there as a "fist" beside its "palm" reading, a second landing; nothing had changed since before it).
-        flicker = (
-            self._noisy()
-            and still_from - started <= FLICKER_MS
-            and st.pending is None
-            and bool(now)
-            and not self._unexplained(frame, [])
-        )
+        flicker = flicker_only and bool(now) and not self._unexplained(frame, [])
         if (
             not arrivals
             and not (flicker and not departed)
@@ -984,7 +986,7 @@ class ZoneWatcher:
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t, st.look_before = RECHECK_FRAMES, still_from, before
-            if st.pending is not None and self._noisy() and still_from - started <= FLICKER_MS:
+            if cut_short and st.pending is not None:  # (st.pending again for mypy)
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
                 st.recheck_t, self._still, st.look_before = st.pending
@@ -1040,9 +1042,9 @@ class ZoneWatcher:
         seat 1's rest hand, 0.62 inside before seat 2's reach and 0.76 at its settle, with seat 2's sleeve
         lying over it, was reported as seat 1's landing and, when the sleeve left, as its lift). As for
         _lay_there, on clean video a voting shape found there is still a landing."""
-        if hand.inside >= EDGE_INSIDE or (not self._noisy() and hand.gesture in VOTING_SHAPES):
+        if not self._noisy() and hand.gesture in VOTING_SHAPES:
             return False
-        return any(not _moved(e, hand) for e in edge)
+        return _still_at_edge(hand, edge)
 
     def _grown_over(self, hand: HandSeen, rest: HandSeen, grey: npt.NDArray[np.uint8]) -> bool:
         """``hand``, read at a settle at the place of the resting hand ``rest``, is ``rest`` read together
@@ -1077,8 +1079,7 @@ class ZoneWatcher:
         as a "thumb_up" 0.86 with 0.62 inside when the stretch began and as a "fist" 0.97 with 0.81 inside
         when it settled: a false landing at 70.56 s)."""
         return (
-            hand.inside < EDGE_INSIDE
-            and any(not _moved(e, hand) for e in self._start_edge)
+            _still_at_edge(hand, self._start_edge)
             and self._returning(hand.owner, started)
             and self._back_to_start(hand.box, frame)
         )
@@ -1272,7 +1273,9 @@ class ZoneWatcher:
     def _down(self, hand: HandSeen, t: int) -> Observation:
         return Observation("hand_down", hand.owner, self.seat, t, hand.conf, hand.gesture, hand.box)
 
-    def _rose_into(self, held: HandSeen, hands: list[HandSeen], trail: list[tuple[int, HandSeen]]) -> bool:
+    def _rose_into(
+        self, held: HandSeen, hands: list[HandSeen], trail: list[tuple[int, HandSeen]], still_from: int
+    ) -> bool:
         """A raise zone settles with a hand where the hand reported before (``held``) was held, and this
         movement's sightings show that hand rising into that place from more than RAISE_JUMP hand lengths
         below: lowest when first seen, on at least RISE_SIGHTINGS frames, never above where it came to rest.
@@ -1285,9 +1288,7 @@ class ZoneWatcher:
         if not there or not trail:
             return False
         end = min(there, key=lambda h: h.top_y)
-        numbers = self._trail_no
-        numbered = [(numbers.get(t, -10), t, h) for t, h in trail]
-        numbered.append((max(numbers.values(), default=0) + 1, -1, end))
+        numbered = _numbered(trail, self._trail_no, end, still_from)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
         seen = next(p for p in passes if p[-1][1] is end)
         size = self.finder.hand_size(end.owner)
@@ -1306,7 +1307,7 @@ class ZoneWatcher:
         # Hands lying in the zone since the stretch began are never raises; of the others, the highest.
         fresh = [h for h in hands if all(_moved(s, h) for s in st.static)]
         trail = [(t, h) for t, h in trail if all(_moved(s, h) for s in st.static)]
-        if st.raised is not None and self._rose_into(st.raised, fresh, trail):
+        if st.raised is not None and self._rose_into(st.raised, fresh, trail, still_from):
             st.raised = None  # what held there is gone: a hand rose into its place (see _rose_into)
         if st.raised is not None:
             # The reported hand moved again: coming down, or shifting at the top. One raise, one peak; a
@@ -1330,14 +1331,7 @@ class ZoneWatcher:
         # of it (two players raising together) must not hide the zone player's raise. A hand is followed
         # while it is seen on nearly every frame; its owner is the one at its peak. A hand that left the
         # zone before the movement stopped was seen only in part.
-        numbered: list[tuple[int, int, HandSeen]] = []
-        no = -10
-        for t, h in trail:
-            no = numbers.get(t, no)
-            numbered.append((no, t, h))
-        if now is not None:
-            # The hand found at the settle comes a frame or two after the last changed frame: its own frame.
-            numbered[-1] = (max(numbers.values(), default=0) + 1, still_from, now)
+        numbered = _numbered(trail[:-1] if now is not None else trail, numbers, now, still_from)
         passes = _tracks(numbered, TRACK_LINK * self.finder.hand_size(self.seat))
         passes = _joined(
             passes,
@@ -1380,6 +1374,22 @@ class ZoneWatcher:
             obs = Observation("shot_raise", peak.owner, self.seat, t_peak, peak.conf, peak.gesture, peak.box)
             out.append(dataclasses.replace(obs, partial=not holds))
         return out
+
+
+def _numbered(
+    trail: list[tuple[int, HandSeen]], numbers: dict[int, int], end: HandSeen | None, end_t: int
+) -> list[tuple[int, int, HandSeen]]:
+    """A raise zone's sightings ``trail`` (t, hand) with the frame number of each (``numbers``, by t; an
+    entry without one keeps the number before it), then the hand found at the settle, ``end`` (if any), at
+    ``end_t``: it comes a frame or two after the last changed frame, so it gets a frame of its own."""
+    numbered: list[tuple[int, int, HandSeen]] = []
+    no = -10
+    for t, h in trail:
+        no = numbers.get(t, no)
+        numbered.append((no, t, h))
+    if end is not None:
+        numbered.append((max(numbers.values(), default=0) + 1, end_t, end))
+    return numbered
 
 
 def _tracks(numbered: list[tuple[int, int, HandSeen]], link_px: float) -> list[list[tuple[int, HandSeen]]]:
@@ -1536,6 +1546,21 @@ def _moved(a: HandSeen, b: HandSeen) -> bool:
     """Two sightings of a resting hand differ enough to be a new placement."""
     size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
     return _distance(a, b) > 0.5 * size or a.owner != b.owner
+
+
+def _still_at_edge(hand: HandSeen, edge: list[HandSeen]) -> bool:
+    """``hand`` still has fewer than EDGE_INSIDE of its landmarks inside the zone and has not moved from one
+    of ``edge``, hands read at the zone's edge earlier (ZoneWatcher._at_edge, ZoneWatcher._back_to_rest)."""
+    return hand.inside < EDGE_INSIDE and any(not _moved(e, hand) for e in edge)
+
+
+def _zone_mask(poly: npt.NDArray[np.float64], rect: tuple[int, int, int, int]) -> npt.NDArray[np.bool_]:
+    """The pixels of the crop ``rect`` (x0, y0, x1, y1) of the frame inside the polygon ``poly``. The callers
+    round their crops differently (ZoneWatcher's own, _padded_box's), so each passes its own."""
+    x0, y0, x1, y1 = rect
+    mask = np.zeros((y1 - y0, x1 - x0), np.uint8)
+    cv2.fillPoly(mask, [np.round(poly - [x0, y0]).astype(np.int32)], 1)
+    return mask.astype(bool)
 
 
 class TableWatch:

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+from typing import Any
+
+import numpy as np
+import pytest
+
 from gamelog.events import HeadUp, ShotRaise
 from gamelog.layout import Layout, Layouts, SeatZones
+from vision import analyzer
 from vision.analyzer import PEEK_MS, _dedupe, _heads_before_merge, _heads_not_hands
+from vision.schedule import DENSE, Stretch
 from vision.seatwatch import Observation
 
 # Seats 8 and 9 of clean game 1611's layout: seat 8's head zone lies inside seat 9's raise zone.
@@ -140,3 +148,49 @@ def test_a_head_is_dropped_before_it_can_take_a_true_raise_in_the_merge() -> Non
     ]
     # Without a head lift in the stretch nothing is dropped before the merge.
     assert _heads_before_merge([head, gun], [], layout) == [head, gun]
+
+
+def test_a_night_stretch_drops_its_own_heads_before_the_merge(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same sightings through ``run_stretch``: the stretch's night pass's head lift drops the head before
+    the merge, so the stretch reports seat 10's gun (the video, the finder, the watcher and the night pass
+    are stand-ins that give the sightings above)."""
+    head = Observation("shot_raise", 10, 10, 72600, 0.805, "point", (1260.7, 593.0, 1326.1, 618.9))
+    gun = Observation("shot_raise", 10, 10, 73360, 0.913, "other", (1270.6, 600.9, 1320.6, 665.7))
+    peek = _peek(9, 72520, 74920)
+
+    class Timeline:
+        frame_size = SIZE
+
+        def __init__(self, paths: object) -> None:
+            self.damaged: list[Any] = []
+
+        def iter_frames(self, start: int, end: int, **_: object) -> list[Any]:
+            return [SimpleNamespace(image=np.zeros((1, 1, 3), np.uint8), pts_ms=start)]
+
+    class Finder:
+        calls = 0
+
+        def __init__(self, layout: object) -> None:
+            pass
+
+        def __enter__(self) -> Finder:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            pass
+
+    class Watch:
+        def __init__(self, *args: object) -> None:
+            pass
+
+        def feed(self, image: object, t: int) -> list[Observation]:
+            return [head, gun]
+
+    monkeypatch.setattr("vision.video.VideoTimeline", Timeline)
+    monkeypatch.setattr("vision.handfinder.HandFinder", Finder)
+    monkeypatch.setattr("vision.seatwatch.TableWatch", Watch)
+    monkeypatch.setattr("vision.nightwatch.night_pass", lambda *args, **kw: [peek])
+    monkeypatch.setattr(analyzer, "_WORKER", {})
+    out = analyzer.run_stretch("bundle", ["video.mp4"], LAYOUTS_9_10, Stretch(72000, 75000, "night", DENSE))
+    raises = [(e["t"], e["gesture"]) for e in out["events"] if e["type"] == "shot_raise"]
+    assert raises == [(73360, "other")]  # without the drop before the merge: the head's (72600, "point")

@@ -14,13 +14,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import ZONE, OneZoneFinder
+from tests.vision.zonefakes import BG, CLEAN, ZONE, OneZoneFinder, watch_frames
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import UNSEEN_CONF, Observation, ZoneWatcher
+from vision.seatwatch import UNSEEN_CONF
 
-CLEAN = NoiseLevel(0.5 * NOISY_SIGMA)
-CLOTH = (30, 90, 56)
 SKIN = (200, 150, 120)
 SLEEVE = (220, 200, 180)  # a light sleeve: the grey rule sees it on the green cloth
 # Seat 3's zone is ZONE (x 100-200, y 100-180); seat 2's lies to its left, seat 4's to its right.
@@ -55,22 +52,13 @@ class ThreeZones(OneZoneFinder):
 
 def _frame(rest: tuple[int, int, int, int] | None, arm_x1: int | None) -> np.ndarray:
     f = np.zeros((300, 300, 3), np.uint8)
-    f[:] = CLOTH
+    f[:] = BG
     if rest is not None:
         x0, y0, x1, y1 = rest
         f[y0:y1, x0:x1] = SKIN
     if arm_x1 is not None:
         f[ARM[1] : ARM[3], ARM[0] : arm_x1] = SLEEVE
     return f
-
-
-def _run(finder: OneZoneFinder, frames: list[np.ndarray]) -> list[Observation]:
-    w = ZoneWatcher(finder, seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
-    w.noise = CLEAN
-    out: list[Observation] = []
-    for i, f in enumerate(frames):
-        out.extend(w.feed(f, i * 40))
-    return out
 
 
 def _reach(rest_after: tuple[int, int, int, int] | None) -> list[np.ndarray]:
@@ -91,7 +79,7 @@ def test_an_unreadable_landing_stays_the_zone_players_though_a_neighbours_hand_l
     # within its zone or leaves it says nothing of whose the landing is.
     moved = (REST[0] + 10, REST[1] + 20, REST[2] + 10, REST[3] + 20)
     for rest_after in (None, REST, moved):
-        obs = _run(ThreeZones(), _reach(rest_after))
+        obs = watch_frames(CLEAN, _reach(rest_after), ThreeZones())
         assert [(o.kind, o.seat, o.zone_seat, o.conf) for o in obs] == [("hand_down", 3, 3, UNSEEN_CONF)]
 
 
@@ -132,7 +120,7 @@ def test_a_resting_palm_passed_over_at_the_settle_and_found_again_is_no_landing(
     # Failed on 0.39: the palm, gone at the settle (its place changed under the arm), was a "palm" landing
     # when the look for a missed arrival found it again at the same place (clean 1915, zone 2).
     frames = _palm_frames()
-    assert [o for o in _run(PalmPassedOver(), frames) if o.kind == "hand_down"] == []
+    assert [o for o in watch_frames(CLEAN, frames, PalmPassedOver()) if o.kind == "hand_down"] == []
 
 
 def test_a_relaxed_hand_of_another_shape_or_place_found_after_the_settle_is_still_a_landing() -> None:
@@ -154,5 +142,7 @@ def test_a_relaxed_hand_of_another_shape_or_place_found_after_the_settle_is_stil
 
     frames = _palm_frames()
     for finder in (Shifted("other", 0.0), Shifted("palm", 8.0)):
-        downs = [(o.kind, o.seat, o.gesture) for o in _run(finder, frames) if o.kind == "hand_down"]
+        downs = [
+            (o.kind, o.seat, o.gesture) for o in watch_frames(CLEAN, frames, finder) if o.kind == "hand_down"
+        ]
         assert downs == [("hand_down", 3, finder.gesture)]

@@ -14,17 +14,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import OneZoneFinder, watch_frames
+from tests.vision.zonefakes import BG, CLEAN, NOISY, OWN, PTS, OneZoneFinder, watch_frames
+from tests.vision.zonefakes import own as _own
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import Observation
 
-NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
-BG = (30, 90, 56)
-OWN = (230, 200, 180)  # seat 3's hands
 SLEEVE = (40, 40, 45)  # seat 4's sleeve
 REACH = (200, 60, 60)  # seat 4's reaching hand
-PTS = np.zeros((21, 3), np.float32)
 REST_BOX = (85.0, 140.0, 115.0, 155.0)  # across the zone's left border (x 100)
 REACH_BOX = (150.0, 110.0, 170.0, 130.0)
 VOTE_BOX = (150.0, 150.0, 170.0, 172.0)
@@ -73,10 +68,6 @@ def _frames(*, reach: bool = True, vote: bool = False, rest: bool = True) -> lis
             f[150:172, 150:170] = OWN
         out.append(f)
     return out
-
-
-def _own(seen: list[Observation]) -> list[tuple[str, str, int]]:
-    return [(o.kind, o.gesture, o.t) for o in seen if o.seat == 3]
 
 
 def test_a_rest_hand_at_the_border_under_a_neighbours_sleeve_is_no_landing() -> None:

@@ -15,25 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import OneZoneFinder, watch_frames
+from tests.vision.zonefakes import BG, CLEAN, NOISY, OWN, OneZoneFinder, watch_frames
+from tests.vision.zonefakes import hand as _hand
+from tests.vision.zonefakes import own as _own
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
-from vision.seatwatch import Observation
-
-NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
-BG = (30, 90, 56)
-OWN = (230, 200, 180)  # seat 3's hands
-PTS = np.zeros((21, 3), np.float32)
-
-
-def _hand(gesture: str, conf: float, box: tuple[float, float, float, float], inside: float) -> HandSeen:
-    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
-    return HandSeen(3, gesture, conf, conf, box, centre, box[1], inside, PTS)
-
-
-def _own(seen: list[Observation]) -> list[tuple[str, str, int]]:
-    return [(o.kind, o.gesture, o.t) for o in seen if o.seat == 3]
-
+from vision.seatwatch import ZoneWatcher
 
 # --- a vote landing against the rest palm, read together with it at the settle --------------------------
 
@@ -112,16 +98,23 @@ class LateFinder(OneZoneFinder):
         return [_hand("palm", 0.85, REST_BOX, 0.6)]
 
 
+def _rest_comes_in(i: int) -> np.ndarray:
+    """Frame ``i`` of a hand coming in from the right (frames 8 and 9) to lie still at REST_BOX from frame 10
+    on."""
+    f = np.full((300, 300, 3), BG, np.uint8)
+    if i in (8, 9):
+        f[150:172, 200 - 10 * (i - 8) : 225 - 10 * (i - 8)] = OWN
+    elif i >= 10:
+        f[150:172, 160:185] = OWN
+    return f
+
+
 def _flicker_frames() -> list[np.ndarray]:
     """The rest hand comes in from the right (frames 8 and 9) and lies still from frame 10; at frame 50
     something flickers for one frame at the zone's other end (a cuff's shadow, the encoder)."""
     out = []
     for i in range(80):
-        f = np.full((300, 300, 3), BG, np.uint8)
-        if i in (8, 9):
-            f[150:172, 200 - 10 * (i - 8) : 225 - 10 * (i - 8)] = OWN
-        elif i >= 10:
-            f[150:172, 160:185] = OWN
+        f = _rest_comes_in(i)
         if i >= 40:
             f[10, 10] = OWN
         if i == 50:
@@ -149,11 +142,7 @@ def test_a_vote_its_settle_missed_found_at_the_next_movements_settle_is_reported
     16-20) may find the vote the settle before it missed, its place unchanged since (noisy 1806, zone 9)."""
     frames = []
     for i in range(60):
-        f = np.full((300, 300, 3), BG, np.uint8)
-        if i in (8, 9):
-            f[150:172, 200 - 10 * (i - 8) : 225 - 10 * (i - 8)] = OWN
-        elif i >= 10:
-            f[150:172, 160:185] = OWN
+        f = _rest_comes_in(i)
         if 16 <= i <= 20:
             f[105:120, 105 + 4 * (i - 16) : 125 + 4 * (i - 16)] = (90, 90, 90)
         if i >= 18:
@@ -171,11 +160,12 @@ VOTE_BOX = (140.0, 120.0, 160.0, 145.0)
 
 class BackFinder(OneZoneFinder):
     """The hand at its rest across the zone's border is read as a "thumb_up" with 0.6 of its landmarks
-    inside when still there at the start, as a "fist" with 0.8 inside after (``inside_back``); the vote in
-    the zone's middle as a "thumb_up"."""
+    inside when still there at the start (unless not ``read_at_start``), as a "fist" with 0.8 inside after
+    (``inside_back``); the vote in the zone's middle as a "thumb_up"."""
 
-    def __init__(self, *, inside_back: float = 0.8) -> None:
+    def __init__(self, *, inside_back: float = 0.8, read_at_start: bool = True) -> None:
         self.inside_back = inside_back
+        self.read_at_start = read_at_start
         self.voted = False
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
@@ -186,7 +176,7 @@ class BackFinder(OneZoneFinder):
         if tuple(frame[165, 100]) == OWN:
             if self.voted:
                 out.append(_hand("fist", 0.97, EDGE_BOX, self.inside_back))
-            else:
+            elif self.read_at_start:
                 out.append(_hand("thumb_up", 0.86, EDGE_BOX, 0.6))
         return out
 
@@ -227,3 +217,34 @@ def test_a_fist_read_well_inside_at_the_rest_place_is_a_landing() -> None:
     """Only a hand still across the border (under EDGE_INSIDE) is taken for the one going back to rest."""
     seen = watch_frames(CLEAN, _back_frames(), BackFinder(inside_back=0.95))
     assert [g for k, g, _ in _own(seen) if k == "hand_down"] == ["thumb_up", "fist"]
+
+
+def test_a_fist_at_a_rest_place_no_hand_was_read_at_when_the_stretch_began_is_a_landing() -> None:
+    """Only a hand read at the zone's edge when the stretch began (one of its first edge hands) is taken
+    for the one going back to rest there: where none was read, a fist landing at the edge right after the
+    lift is a vote."""
+    seen = watch_frames(CLEAN, _back_frames(), BackFinder(read_at_start=False))
+    assert [g for k, g, _ in _own(seen) if k == "hand_down"] == ["thumb_up", "fist"]
+
+
+# --- _grown_over: a grown read at a resting hand's place ----------------------------------------------
+
+
+def _grown_over(before: np.ndarray, after: np.ndarray) -> bool:
+    """Whether the watcher takes BOTH_BOX, read on ``after``, for the rest palm (PALM_BOX) read together
+    with something that came beside it since ``before``."""
+    w = ZoneWatcher(MergingFinder(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NOISY
+    w._still = before
+    palm, both = _hand("palm", 0.9, PALM_BOX, 0.8), _hand("other", 0.7, BOTH_BOX, 0.8)
+    return w._grown_over(both, palm, w._grey(after))
+
+
+def test_a_grown_read_is_the_rest_hand_read_with_what_came_only_if_something_came_beside_it() -> None:
+    """The box is GROWN_AREA times the palm's or more in both cases; only a hand-sized change outside the
+    palm's box since before the movement makes it the palm read together with a newcomer. A grown read of
+    the palm alone (the landmarker's box varies, the palm shifts) keeps the read."""
+    palm_only = _palm_frames(thumb_from=999)[0]
+    with_thumb = _palm_frames(thumb_from=0)[0]
+    assert _grown_over(palm_only, with_thumb)
+    assert not _grown_over(palm_only, palm_only)

@@ -64,9 +64,10 @@ def _scene(rise: list[int]) -> tuple[list[int | None], list[int | None], dict[in
 
 
 def test_a_gun_rising_into_a_held_heads_place_is_a_new_raise() -> None:
-    """The head is reported when its zone settles; the gun, seen rising from two hand lengths lower on six
-    frames to hold where the head held, is a second raise, timed when it came to rest. 0.39 reported only
-    the head (the merge and the night pass then drop it as a head, and the gun was lost)."""
+    """The head is reported when its zone settles; the gun, seen rising from two hand lengths lower on the
+    seven frames of its rise to hold where the head held, is a second raise, timed when it came to rest.
+    0.39 reported only the head (the merge and the night pass then drop it as a head, and the gun was
+    lost)."""
     rise = [170, 160, 150, 140, 130, 120, TOP]
     head, gun, listed = _scene(rise)
     raises = _watch(head, gun, listed)
@@ -82,9 +83,22 @@ def test_a_hand_shifting_at_its_top_or_seen_rising_on_few_frames_is_the_held_han
     dip = [TOP + 10, TOP + 20, TOP + 10, TOP]
     head, gun, listed = _scene(dip)
     assert [o.gesture for o in _watch(head, gun, listed)] == ["point"]
-    head, gun, listed = _scene([170, 150, 130, TOP])
-    listed[HEAD_GONE] = listed[HEAD_GONE + 2] = []  # the rise read at 150 and at the top only
-    assert RISE_SIGHTINGS == 3
+    # A rise from 40 px (over a hand length) lower, read on each of its frames: the settle's hand makes one
+    # sighting more, so RISE_SIGHTINGS - 1 frames are too few and RISE_SIGHTINGS enough.
+    for frames, shots in ((RISE_SIGHTINGS - 1, ["point"]), (RISE_SIGHTINGS, ["point", "gun"])):
+        rise = [round(v) for v in np.linspace(TOP + 40, TOP, frames)]
+        assert [o.gesture for o in _watch(*_scene(rise))] == shots, frames
+
+
+def test_a_hand_that_went_lower_after_it_was_first_seen_is_no_rise_into_the_place() -> None:
+    """The hand must be lowest when first seen: one seen going down before it comes up to the held place
+    (a hand coming down and back) is the held hand."""
+    head, gun, listed = _scene([150, 170, 150, 130, TOP])
     assert [o.gesture for o in _watch(head, gun, listed)] == ["point"]
-    listed[HEAD_GONE + 2] = [_hand(130, "gun")]  # ... and at 130: a third sighting, a new raise
-    assert [o.gesture for o in _watch(head, gun, listed)] == ["point", "gun"]
+
+
+def test_a_hand_that_rose_above_the_held_place_and_came_back_is_no_rise_into_it() -> None:
+    """The hand must never be above where it came to rest: one that passed above the held place and came
+    back down to it is the held hand moving at the top."""
+    head, gun, listed = _scene([170, 150, 130, TOP, TOP - 20, TOP - 10, TOP])
+    assert [o.gesture for o in _watch(head, gun, listed)] == ["point"]

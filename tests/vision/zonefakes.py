@@ -6,10 +6,25 @@ from __future__ import annotations
 import numpy as np
 
 from vision.handfinder import HandSeen
-from vision.noise import NoiseLevel
+from vision.noise import NOISY_SIGMA, NoiseLevel
 from vision.seatwatch import Observation, ZoneWatcher
 
 ZONE = np.array([[100, 100], [200, 100], [200, 180], [100, 180]], dtype=np.float64)
+NOISY, CLEAN = NoiseLevel(2 * NOISY_SIGMA), NoiseLevel(0.5 * NOISY_SIGMA)
+BG = (30, 90, 56)  # the cloth
+OWN = (230, 200, 180)  # seat 3's hands
+PTS = np.zeros((21, 3), np.float32)
+
+
+def hand(gesture: str, conf: float, box: tuple[float, float, float, float], inside: float) -> HandSeen:
+    """Seat 3's hand read as ``gesture`` at ``box`` with ``inside`` of its landmarks in the zone."""
+    centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
+    return HandSeen(3, gesture, conf, conf, box, centre, box[1], inside, PTS)
+
+
+def own(seen: list[Observation]) -> list[tuple[str, str, int]]:
+    """Seat 3's observations as (kind, gesture, t)."""
+    return [(o.kind, o.gesture, o.t) for o in seen if o.seat == 3]
 
 
 class OneZoneFinder:
