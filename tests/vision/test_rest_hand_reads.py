@@ -19,7 +19,7 @@ from tests.vision.zonefakes import BG, CLEAN, NOISY, OWN, OneZoneFinder, watch_f
 from tests.vision.zonefakes import hand as _hand
 from tests.vision.zonefakes import own as _own
 from vision.handfinder import HandSeen
-from vision.seatwatch import ZoneWatcher
+from vision.seatwatch import Box, ZoneWatcher
 
 # --- a vote landing against the rest palm, read together with it at the settle --------------------------
 
@@ -230,13 +230,13 @@ def test_a_fist_at_a_rest_place_no_hand_was_read_at_when_the_stretch_began_is_a_
 # --- _grown_over: a grown read at a resting hand's place ----------------------------------------------
 
 
-def _grown_over(before: np.ndarray, after: np.ndarray) -> bool:
-    """Whether the watcher takes BOTH_BOX, read on ``after``, for the rest palm (PALM_BOX) read together
-    with something that came beside it since ``before``."""
+def _grown_over(before: np.ndarray, after: np.ndarray, box: Box = BOTH_BOX) -> bool:
+    """Whether the watcher takes ``box`` (BOTH_BOX), read on ``after``, for the rest palm (PALM_BOX) read
+    together with something that came beside it since ``before``."""
     w = ZoneWatcher(MergingFinder(), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
     w.noise = NOISY
     w._still = before
-    palm, both = _hand("palm", 0.9, PALM_BOX, 0.8), _hand("other", 0.7, BOTH_BOX, 0.8)
+    palm, both = _hand("palm", 0.9, PALM_BOX, 0.8), _hand("other", 0.7, box, 0.8)
     return w._grown_over(both, palm, w._grey(after))
 
 
@@ -248,3 +248,16 @@ def test_a_grown_read_is_the_rest_hand_read_with_what_came_only_if_something_cam
     with_thumb = _palm_frames(thumb_from=0)[0]
     assert _grown_over(palm_only, with_thumb)
     assert not _grown_over(palm_only, palm_only)
+
+
+def test_a_read_less_than_half_as_large_again_as_the_palm_can_be_the_palm_with_a_newcomer() -> None:
+    """Failed on 0.44 (a read had to be 1.5 times the palm's box): noisy 2155, zone 5, the one read over
+    seat 5's rest palm and the thumb-up landing against it was 1.475 times the palm's box, and 425 of the
+    570 px outside the palm's box had changed; the vote was taken for the palm and never reported. A read
+    1.40 times the palm's, over the palm and part of the thumb-up, now counts; the same read of the palm
+    alone does not."""
+    palm_only = _palm_frames(thumb_from=999)[0]
+    with_thumb = _palm_frames(thumb_from=0)[0]
+    smaller = (140.0, 118.0, 166.0, 145.0)  # 26 x 27 px: 1.40 times the palm's 20 x 25
+    assert _grown_over(palm_only, with_thumb, smaller)
+    assert not _grown_over(palm_only, palm_only, smaller)
