@@ -306,7 +306,7 @@ class HandFinder:
         out.sort(key=lambda h: (-h.inside, -h.conf))
         return out
 
-    def near(self, seat: int) -> tuple[int, ...]:
+    def _near(self, seat: int) -> tuple[int, ...]:
         """The seat and its neighbours at the table; the first and last seats are not neighbours (the host
         sits between them)."""
         order = list(self.layout.seat_numbers)
@@ -407,7 +407,7 @@ class HandFinder:
             return None
         xs, ys = pts[joined, 0].astype(np.int64), pts[joined, 1].astype(np.int64)
         colour = np.median(after[ys, xs].astype(np.float64), axis=0)
-        dist = {s: _colour_distance(colour, self.clothing(before, s)) for s in self.near(zone_seat)}
+        dist = {s: _colour_distance(colour, self.clothing(before, s)) for s in self._near(zone_seat)}
         self.last_strip_dist = dist
         return dist
 
@@ -462,7 +462,7 @@ class HandFinder:
         arm /= norm
         angles: dict[int, float] = {}
         for seat, anchor in self._anchors.items():
-            if seat not in self.near(zone_seat):
+            if seat not in self._near(zone_seat):
                 continue  # an arm reaches into a zone from the seat beside it, not across the table
             to_body = anchor - np.array([cx, cy])
             d = float(np.hypot(*to_body))

@@ -40,9 +40,6 @@ class ThreeZones(OneZoneFinder):
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONES[seat]
 
-    def near(self, seat: int) -> tuple[int, ...]:
-        return tuple(s for s in (seat - 1, seat, seat + 1) if s in ZONES)
-
     def body(self, seat: int) -> np.ndarray:
         return np.asarray(BODIES[seat], dtype=np.float64)
 

@@ -29,8 +29,8 @@ def own(seen: list[Observation]) -> list[tuple[str, str, int]]:
 
 class OneZoneFinder:
     """The parts of the finder a :class:`vision.seatwatch.ZoneWatcher` asks for besides ``find``: every zone
-    is :data:`ZONE`, every seat's hand is 30 px, a look at one place reads nothing, no seat has a neighbour,
-    and the arm never names an owner (the arm's path has tests of its own in ``test_attribution.py``)."""
+    is :data:`ZONE`, every seat's hand is 30 px, a look at one place reads nothing, and the arm never names an
+    owner (the arm's path has tests of its own in ``test_attribution.py``)."""
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
@@ -42,15 +42,6 @@ class OneZoneFinder:
 
     def hand_size(self, seat: int) -> float:
         return 30.0
-
-    def near(self, seat: int) -> tuple[int, ...]:
-        """The seat alone: no neighbour's zone to look at (a reach's neighbour has tests of its own, in
-        ``test_reach_left_beside.py``)."""
-        return (seat,)
-
-    def body(self, seat: int) -> np.ndarray:
-        """Where the seat's arms come from: below the zone."""
-        return np.array([150.0, 260.0])
 
     def look_at(
         self, frame: np.ndarray, seat: int, zone: str, centre: tuple[float, float], side: float
