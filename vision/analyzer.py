@@ -40,7 +40,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.45"
+VERSION = "0.46"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -318,6 +318,12 @@ def _coming_down(o: Any, k: Any) -> bool:
 # games) no true raise lay in a lifting head's zone; the nearest true raise to a neighbour's head lift was
 # 520 ms away, outside it.
 PEEK_MS = 400
+# ...but a raise seen more than this long before the night pass saw the head lift is no head lifting: the
+# head had not moved yet. A head read as a hand was seen at most 40 ms before its head_up (clean 1611, 1712);
+# the night pass looks every 160 ms (nightwatch.STEP_MS), so 1.5 of its steps. Clean and noisy 2163 (held
+# out): seat 10's gun held from 93.56 s in front of seat 9's head zone, 360 ms before seat 9's head_up at
+# 93.92 s (a peek, true lift 94.04 s), was dropped as that head and the night lost its kill.
+HEAD_LEAD_MS = 240
 # How far outside the head zone (in hand lengths, the raise box's size) the moving head is still read. The
 # zone holds the head once it is up; on its way up or down the head passes just outside it (clean 1712: seat
 # 9's neck and chin rising, read as seat 10's "gun" 0.65, 40 ms before seat 9's head_up, centred 15 px = 0.45
@@ -369,7 +375,8 @@ def _is_head(
     if r.box is None:
         return False
     for h in heads:
-        if min(abs(r.t - h.t), abs(r.t - h.until)) > PEEK_MS:
+        lifting = -HEAD_LEAD_MS <= r.t - h.t <= PEEK_MS
+        if not lifting and abs(r.t - h.until) > PEEK_MS:
             continue
         zone = zone_of(h.seat, r.t)
         if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):

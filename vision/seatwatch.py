@@ -146,6 +146,10 @@ MOVING_LOOK_AFTER_MS, MOVING_LOOKS = 200, 6
 # zone 2: the palm found again 1.6 px from where it was read before, its box 41 px across (0.04). Set from
 # that one case; how near a vote landing beside a resting hand of the same shape can lie was not measured.
 FOUND_AGAIN_SHIFT = 0.15
+# A voting shape read wholly inside the zone by the look for a missed arrival, close to a relaxed hand resting
+# at the zone's edge but sharing at most this share of its box with that hand's, landed beside it
+# (ZoneWatcher._landed_beside). Noisy 2179, zone 6: the fist's box shared 0.21 of itself with the rest hand's.
+BESIDE_SHARED = 0.35
 
 
 @dataclass(frozen=True)
@@ -334,7 +338,7 @@ class ZoneWatcher:
         if st.recheck % 2:
             return []
         now = self._hands(frame, thorough=True)
-        arrivals = [h for h in now if all(_moved(b, h) for b in st.resting)]
+        arrivals = [h for h in now if all(_moved(b, h) for b in st.resting) or self._landed_beside(h, frame)]
         lying = [
             h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box) or self._found_again(h)
         ]
@@ -360,6 +364,29 @@ class ZoneWatcher:
         ]
         st.placed.extend(reported)
         return [self._down(h, st.recheck_t) for h in reported]
+
+    def _landed_beside(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
+        """``hand``, found by the look for a missed arrival, matches a resting hand (_moved) only because
+        their centres lie close: it is a voting shape wholly inside the zone (EDGE_INSIDE), every resting hand
+        it matches is a relaxed one lying at the zone's edge (under EDGE_INSIDE inside) whose box shares at
+        most BESIDE_SHARED of ``hand``'s, and ``hand``'s place showed the cloth before the movement
+        (_was_cloth). A vote put down against the player's own rest hand, not that hand read again (noisy
+        2179, zone 6 at 38.80 s: the rest hand read "other" 0.62, 0.81 inside, box 23 x 31 px; every look
+        after the settle read the vote as a "fist" 0.84-0.89 wholly inside, 26 x 9 px, its centre 11.9 px
+        from the rest hand's, under half that hand's box, so it was taken for that hand and seat 6's vote was
+        never reported)."""
+        if hand.gesture not in VOTING_SHAPES or hand.inside < EDGE_INSIDE or self._still is None:
+            return False
+        same = [b for b in self.state.resting if not _moved(b, hand)]
+        if not same or not all(
+            b.gesture not in VOTING_SHAPES
+            and b.inside < EDGE_INSIDE
+            and _shared(b.box, hand.box) <= BESIDE_SHARED * _area(hand.box)
+            for b in same
+        ):
+            return False
+        before, _, cloth = self._zone_pictures(frame)
+        return self._was_cloth(hand.box, before, cloth)
 
     def _found_again(self, hand: HandSeen) -> bool:
         """``hand``, a relaxed hand found by the look for a missed arrival, lies where a hand lay before the
@@ -404,10 +431,13 @@ class ZoneWatcher:
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
         # the zone's edge), is no unreadable landing; on noisy video unless it is not what came (a hand
         # lying there beside the landing: _not_what_came).
-        for h in self.finder.find(frame, self.seat, self.zone):
+        seen = self.finder.find(frame, self.seat, self.zone)
+        for h in seen:
             overlaps = h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]
             if overlaps and not (self._noisy() and self._not_what_came(h, part, frame)):
                 return []
+        if self._both_hands_stay(box, part, seen, frame):
+            return []
         # Whose arm brought it: a neighbour reaching into the zone is the neighbour's (see _attribute).
         centre = ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2)
         none = np.zeros((21, 3), np.float32)
@@ -424,6 +454,30 @@ class ZoneWatcher:
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _both_hands_stay(
+        self, box: Box, part: npt.NDArray[np.bool_] | None, seen: list[HandSeen], frame: npt.NDArray[np.uint8]
+    ) -> bool:
+        """Two of the zone player's hands, read now (``seen``, at the zone's edge too) or resting since the
+        settle, at least a hand length apart, lie where they lay before the movement, apart from what came
+        (``part``, or ``box`` for the grey rule's landing): the player has no third hand, so the unreadable
+        landing is a neighbour's reach (noisy 2151, zone 10 at 66.32 s: seat 9's pointing hand held at the
+        zone's top edge, its dark sleeve across the zone; the arm's changed pixels named no one, and seat 10's
+        palm in the zone and thumb at its bottom edge lay still throughout; 0.45 reported the sleeve as seat
+        10's vote, and seat 10's true vote 4 s later was lost)."""
+        if self._still is None:
+            return False
+        if part is None:
+            bx0, by0, bx1, by1 = self._box_px(box)
+            part = np.zeros_like(self.mask)
+            part[by0:by1, bx0:bx1] = True
+        k = 2 * PART_EDGE_PX + 1
+        beside = cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        grey = self._grey(frame)
+        own = [h for h in [*seen, *self.state.resting] if h.owner == self.seat]
+        stays = [h for h in own if self._lay_beside(h.box, grey, beside)]
+        size = self.finder.hand_size(self.seat)
+        return any(_distance(a, b) >= size for i, a in enumerate(stays) for b in stays[i + 1 :])
 
     def _looked_at(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """The look for a missed arrival found no hand, and no unreadable landing either: one look through
@@ -1345,6 +1399,9 @@ class ZoneWatcher:
         )
         for i, seen in enumerate(passes):
             if now is not None and seen[-1][1] is now:
+                # Cut where the hand came down, or leapt aside and down, more than a hand length: what was
+                # seen before is another hand (noisy 2106, seat 2 at 65.00 s: seat 3's gun rising through the
+                # zone, read on one frame 1.15 hand lengths up and aside from where seat 2's gun then held).
                 cut = _last_drop(seen, RAISE_JUMP * self.finder.hand_size(now.owner))
                 if cut:
                     passes[i : i + 1] = [seen[:cut], seen[cut:]]
@@ -1462,8 +1519,9 @@ def _one_reach_each(
     57.92 s: seat 6's thumb-up and seat 5's reach landed together; seat 5's sleeve lay next to both (the
     thumb-up's wrist strip 0.25 from either seat's clothes), so both went to seat 5 and seat 6's re-vote
     was lost (5 rounds). The reach lay 20 px further from seat 5's body than from seat 6's, the thumb-up
-    69 px. ``seen``: the hands as found, ``arrivals``: the same after ``_attribute``; a hand given back is
-    the one found (the zone keeps following it by identity, for its lift)."""
+    69 px. A pointing hand is taken for the reach first (see below). ``seen``: the hands as found,
+    ``arrivals``: the same after ``_attribute``; a hand given back is the one found (the zone keeps following
+    it by identity, for its lift)."""
     by_seat: dict[int, list[int]] = {}
     for i, h in enumerate(arrivals):
         if h.owner != zone_seat:
@@ -1478,7 +1536,12 @@ def _one_reach_each(
             c = np.asarray(arrivals[i].centre, dtype=np.float64)
             return float(np.hypot(*(c - finder.body(seat))) - np.hypot(*(c - finder.body(zone_seat))))
 
-        reach = min(idx, key=lean)
+        # A pointing hand (an aimed shape: a reach points) is the reach before any other: noisy 2168, zone 9
+        # at 38.36 s: seat 10's pointing reach and seat 9's thumb-up landed in one movement, both given to
+        # seat 8 by the sleeve's colour; the thumb-up lay further towards seat 8's body and was taken for the
+        # reach, so seat 9's vote was lost (2 rounds). (A cuff read beside the reach reads "palm" or "other".)
+        aimed = [i for i in idx if seen[i].gesture in AIMED]
+        reach = min(aimed or idx, key=lean)
         for i in idx:
             # Only a voting shape is given back: a neighbour's pointing hand read twice (the hand, and its
             # cuff as a second "palm" or "other") must not become a vote of the zone's player.
@@ -1486,6 +1549,15 @@ def _one_reach_each(
                 back = seen[i]
                 out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
     return out
+
+
+def _area(box: Box) -> float:
+    return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def _shared(a: Box, b: Box) -> float:
+    """The area two boxes share, in pixels squared."""
+    return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
 def _distance(a: HandSeen, b: HandSeen) -> float:
@@ -1507,10 +1579,12 @@ def _held_at_top(seen: list[tuple[int, HandSeen]], top: float, min_ms: int, stil
 
 
 def _last_drop(seen: list[tuple[int, HandSeen]], drop_px: float) -> int:
-    """Where in a pass a hand was last found more than ``drop_px`` lower than the one before it (0: nowhere);
-    a rising hand is never found lower than it was."""
+    """Where in a pass a hand was last found more than ``drop_px`` lower than the one before it, or lower and
+    more than ``drop_px`` away (0: nowhere); a rising hand is never found lower than it was, nor leaps aside
+    as it comes to its top."""
     for k in range(len(seen) - 1, 0, -1):
-        if seen[k][1].top_y - seen[k - 1][1].top_y > drop_px:
+        a, b = seen[k - 1][1], seen[k][1]
+        if b.top_y - a.top_y > drop_px or (b.top_y > a.top_y and _distance(a, b) > drop_px):
             return k
     return 0
 
