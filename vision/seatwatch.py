@@ -433,8 +433,7 @@ class ZoneWatcher:
         # lying there beside the landing: _not_what_came).
         seen = self.finder.find(frame, self.seat, self.zone)
         for h in seen:
-            overlaps = h.box[0] < box[2] and box[0] < h.box[2] and h.box[1] < box[3] and box[1] < h.box[3]
-            if overlaps and not (self._noisy() and self._not_what_came(h, part, frame)):
+            if _shared(h.box, box) > 0 and not (self._noisy() and self._not_what_came(h, part, frame)):
                 return []
         if self._both_hands_stay(box, part, seen, frame):
             return []
@@ -471,8 +470,7 @@ class ZoneWatcher:
             bx0, by0, bx1, by1 = self._box_px(box)
             part = np.zeros_like(self.mask)
             part[by0:by1, bx0:bx1] = True
-        k = 2 * PART_EDGE_PX + 1
-        beside = cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        beside = _with_rim(part)
         grey = self._grey(frame)
         own = [h for h in [*seen, *self.state.resting] if h.owner == self.seat]
         stays = [h for h in own if self._lay_beside(h.box, grey, beside)]
@@ -508,10 +506,7 @@ class ZoneWatcher:
                 for h in self.finder.look_at(image, self.seat, self.zone, centre, LOOK_SIDE * size)
                 if h.gesture in VOTING_SHAPES
                 and h.inside >= TABLE_INSIDE
-                and h.box[0] < spot[2]
-                and spot[0] < h.box[2]
-                and h.box[1] < spot[3]
-                and spot[1] < h.box[3]
+                and _shared(h.box, spot) > 0
                 and all(_moved(b, h) for b in st.resting)
                 and self._was_cloth(h.box, before, cloth)
                 and not self._unchanged(h.box, grey)
@@ -566,8 +561,7 @@ class ZoneWatcher:
             return True
         if part is None:
             return False
-        k = 2 * PART_EDGE_PX + 1
-        beside = cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+        beside = _with_rim(part)
         stays = [b for b in self.state.look_before if self._unchanged(b.box, grey, leave_out=beside)]
         if sum(b.owner == self.seat for b in stays) >= 2:
             # Both of the player's hands still lie where they lay: what came is a neighbour's reach, and the
@@ -603,10 +597,7 @@ class ZoneWatcher:
     def _on_unseen(self, box: Box) -> bool:
         """Noisy video: ``box`` overlaps an unreadable landing still in the zone, so what is found there is
         that hand (read now, or shifting), not a new landing."""
-        return any(
-            part is not None and b[0] < box[2] and box[0] < b[2] and b[1] < box[3] and box[1] < b[3]
-            for b, _, _, part in self.state.unseen
-        )
+        return any(part is not None and _shared(b, box) > 0 for b, _, _, part in self.state.unseen)
 
     def _grey_blob(
         self, frame: npt.NDArray[np.uint8]
@@ -1555,8 +1546,15 @@ def _area(box: Box) -> float:
     return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
 
 
+def _with_rim(part: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
+    """An unreadable landing's part (a mask) grown by PART_EDGE_PX, to take in the blurred rim the colour
+    rule leaves."""
+    k = 2 * PART_EDGE_PX + 1
+    return cv2.dilate(part.astype(np.uint8), np.ones((k, k), np.uint8)) > 0
+
+
 def _shared(a: Box, b: Box) -> float:
-    """The area two boxes share, in pixels squared."""
+    """The area two boxes share, in pixels squared (0 when they do not overlap)."""
     return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
 
 
