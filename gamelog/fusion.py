@@ -136,6 +136,53 @@ def arrivals(track: Sequence[HandDown | HandUp]) -> list[HandDown]:
     return out
 
 
+@dataclass(frozen=True)
+class Touch:
+    """A hand seen in a seat's zone during a vote that is set aside as not the seat's vote: it never showed
+    the voting fist, it was gone before the close ("Спасибо"), and the same seat then put a fist down later
+    in the same round (``then``). Most often a neighbour's reach or a gesture over the table, read as the
+    zone's player when the arm's owner could not be told; a judge is asked to check it."""
+
+    seat: int
+    down: HandDown
+    up: HandUp
+    then: HandDown
+
+
+def set_aside_touches(
+    window: VoteWindow, tracks: Mapping[int, Sequence[HandDown | HandUp]], until: int
+) -> tuple[dict[int, list[HandDown | HandUp]], list[Touch]]:
+    """``tracks`` without the :class:`Touch` landings of ``window`` (each with its ``hand_up``), and those
+    touches. ``until`` ends the round: a fist landing by the same seat before it is what makes a touch."""
+    out: dict[int, list[HandDown | HandUp]] = {}
+    touches: list[Touch] = []
+    for seat, track in tracks.items():
+        kept = list(track)
+        for down in arrivals(track):
+            if not (window.call.t <= down.t < window.close_t) or down.gesture in VOTING_GESTURES:
+                continue
+            i = kept.index(down) if down in kept else -1
+            j = next((k for k in range(i + 1, len(kept)) if isinstance(kept[k], HandUp)), None)
+            if i < 0 or j is None:
+                continue
+            up = kept[j]
+            assert isinstance(up, HandUp)
+            if up.t >= window.close_t or any(
+                isinstance(e, HandDown) and e.gesture in VOTING_GESTURES for e in kept[i + 1 : j]
+            ):
+                continue
+            then = next(
+                (e for e in arrivals(kept[j + 1 :]) if e.gesture in VOTING_GESTURES and e.t < until),
+                None,
+            )
+            if then is None:
+                continue
+            touches.append(Touch(seat, down, up, then))
+            kept = kept[:i] + kept[j + 1 :]
+        out[seat] = kept
+    return out, touches
+
+
 def read_window(
     window: VoteWindow,
     tracks: Mapping[int, Sequence[HandDown | HandUp]],

@@ -15,7 +15,14 @@ from dataclasses import dataclass
 
 from gamelog.events import HandDown, HandUp, Vote
 from gamelog.findings import Findings
-from gamelog.fusion import VOTING_GESTURES, HandVote, VoteWindow, read_window
+from gamelog.fusion import (
+    VOTING_GESTURES,
+    HandVote,
+    VisionReading,
+    VoteWindow,
+    read_window,
+    set_aside_touches,
+)
 from gamelog.rules import RuleSet
 from gamelog.state import TimingChange, VoteRound
 
@@ -72,15 +79,30 @@ def _marks_by_window(ctx: VoteContext) -> dict[int, list[Vote]]:
 
 
 def _window_votes(
-    ctx: VoteContext, w: VoteWindow, marks: list[Vote], eligible: frozenset[int]
+    ctx: VoteContext, w: VoteWindow, marks: list[Vote], eligible: frozenset[int], round_until: int
 ) -> tuple[dict[int, int], dict[int, int], str]:
-    """(votes seat -> t, late seat -> t, source) for one window, with precedence and flags."""
+    """(votes seat -> t, late seat -> t, source) for one window, with precedence and flags.
+    ``round_until``: the end of the round the window belongs to (for :func:`set_aside_touches`)."""
     seats = eligible | frozenset(ctx.can_vote(w.call.t))
-    reading = read_window(w, ctx.tracks, seats)
-    _timing(ctx, w, seats)
+    tracks, touches = set_aside_touches(w, ctx.tracks, round_until)
+    for tch in touches:
+        if tch.seat in seats:
+            ctx.findings.review(
+                tch.down.t,
+                tch.seat,
+                f"vote for {_cand(w.candidate)}: a hand in seat {tch.seat}'s zone "
+                f"{_shape(tch.down.gesture)}, gone after {(tch.up.t - tch.down.t) / 1000:.1f} s before "
+                f"Спасибо, and seat {tch.seat} put a fist down {(tch.then.t - tch.down.t) / 1000:.1f} s "
+                f"later: not counted as seat {tch.seat}'s vote (a neighbour's reach?)",
+                tch.down.id,
+            )
+    reading = read_window(w, tracks, seats)
+    _timing(ctx, w, seats, tracks)
     judge = [m for m in marks if m.src == "judge"]
     host = [m for m in marks if m.src == "host"]
     chosen = judge or host
+    if not chosen:
+        reading = _touches_the_host_did_not_count(ctx, w, reading, eligible)
     _flag_hands(ctx, w, reading.votes, vision_decides=not chosen)
     votes: dict[int, int] = {}
     if chosen:
@@ -105,6 +127,36 @@ def _window_votes(
                 d.t, s, "000 4.6", f"vote for {_cand(w.candidate)} placed with or after Спасибо (late)", d.id
             )
     return votes, late, source
+
+
+def _touches_the_host_did_not_count(
+    ctx: VoteContext, w: VoteWindow, reading: VisionReading, eligible: frozenset[int]
+) -> VisionReading:
+    """Vision votes that never showed the fist and were gone before "Спасибо" are set aside when the host's
+    announced count is exactly the vision count without them: the host, watching the table, did not count
+    them either. Each is listed for the judge."""
+    if w.count is None:
+        return reading
+    counted = [s for s in reading.votes if s in eligible]
+    doubtful = [
+        s
+        for s in counted
+        if reading.votes[s].down.gesture not in VOTING_GESTURES and reading.votes[s].lift_before_close
+    ]
+    if not doubtful or len(counted) - len(doubtful) != w.count.count:
+        return reading
+    for s in doubtful:
+        hv = reading.votes[s]
+        gone = (hv.lift.t - hv.down.t) / 1000 if hv.lift is not None else 0.0
+        ctx.findings.review(
+            hv.down.t,
+            s,
+            f"vote for {_cand(w.candidate)}: a hand in seat {s}'s zone {_shape(hv.down.gesture)}, gone after "
+            f"{gone:.1f} s before Спасибо; the host counted {w.count.count} without it: not counted as seat "
+            f"{s}'s vote (a neighbour's reach?)",
+            hv.down.id,
+        )
+    return VisionReading({s: hv for s, hv in reading.votes.items() if s not in doubtful}, reading.late)
 
 
 def _cand(c: int | str) -> str:
@@ -151,11 +203,13 @@ def _flag_hands(
             ctx.findings.review(u.t, seat, what, u.id)
 
 
-def _timing(ctx: VoteContext, w: VoteWindow, seats: frozenset[int]) -> None:
+def _timing(
+    ctx: VoteContext, w: VoteWindow, seats: frozenset[int], tracks: Mapping[int, Sequence[HandDown | HandUp]]
+) -> None:
     if w.onset is None or w.close_t == w.keystroke_t:
         return
-    by_onset = read_window(w, ctx.tracks, seats, close_t=w.close_t)
-    by_key = read_window(w, ctx.tracks, seats, close_t=w.keystroke_t)
+    by_onset = read_window(w, tracks, seats, close_t=w.close_t)
+    by_key = read_window(w, tracks, seats, close_t=w.keystroke_t)
     for seat in sorted(set(by_onset.votes) | set(by_key.votes) | set(by_onset.late) | set(by_key.late)):
         a = "vote" if seat in by_key.votes else "late" if seat in by_key.late else "none"
         b = "vote" if seat in by_onset.votes else "late" if seat in by_onset.late else "none"
@@ -193,6 +247,9 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
         pending: list[int | str] = list(step.candidates) if step.round != "all" else ["all"]
         done: list[tuple[int | str, VoteWindow, dict[int, int], dict[int, int], str]] = []
         voted: dict[int, int | str] = {}
+        # The step normally takes the next len(pending) windows: a touch needs its fist before their end.
+        last = min(wi + len(pending), len(ctx.windows)) - 1
+        round_until = ctx.windows[last].late_until if last >= wi else last_t
         while wi < len(ctx.windows) and pending:
             w = ctx.windows[wi]
             idx = wi
@@ -223,7 +280,7 @@ def _procedure(ctx: VoteContext, candidates: Sequence[int]) -> tuple[VoteOutcome
             if w.stop is None:
                 f.review(w.call.t, None, f"no Спасибо mark after the call of {_cand(cand)}", w.call.id)
             eligible = frozenset(s for s in ctx.can_vote(w.close_t) if s not in tied)
-            votes, late, source = _window_votes(ctx, w, marks.get(idx, []), eligible)
+            votes, late, source = _window_votes(ctx, w, marks.get(idx, []), eligible, round_until)
             counted: dict[int, int] = {}
             for seat, t in sorted(votes.items(), key=lambda kv: (kv[1], kv[0])):
                 if seat in tied:

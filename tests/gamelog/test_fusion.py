@@ -327,3 +327,137 @@ def test_live_count_agrees_with_the_referee_and_ignores_resting_hands() -> None:
         assert live is not None and live.candidate == rnd.candidate
         assert set(live.voters) == set(rnd.voters) - set(rnd.defaulted)
     assert 3 not in state.days[0].votes[1].voters  # voted for 4; the resting hand is no new vote
+
+
+def touch_then_fist(
+    shape: str = "point",
+    up_at: int = 1100,
+    fist_in: str = "next",
+    fist_shape: str = "thumb_up",
+    rules: str = "federation",
+    host_count: int = 2,
+) -> tuple[dict[str, object], dict[str, str]]:
+    """Seat 3: a ``shape`` hand lands in its zone 200 ms into the vote for seat 4 and leaves at ``up_at``;
+    then seat 3 puts a ``fist_shape`` down: in the same window (``same``), late in it (``late``), in the
+    vote for seat 9 (``next``) or not at all (``none``). Seat 1 votes for 4, seat 5 for 9. The host
+    announces ``host_count`` for seat 4 (by default counting seat 3's first hand too)."""
+    g = day_with_two_candidates(rules)
+    start = g.t
+    ids = {
+        "touch": g.add("hand_down", t=start + 200, src="vision", seat=3, gesture=shape, conf=0.3),
+        "up": g.add("hand_up", t=start + up_at, src="vision", seat=3, conf=0.3),
+    }
+    if fist_in == "same":
+        ids["fist"] = g.add("hand_down", t=start + 1500, src="vision", seat=3, gesture=fist_shape, conf=0.9)
+    if fist_in == "late":
+        ids["fist"] = g.add("hand_down", t=start + 2200, src="vision", seat=3, gesture=fist_shape, conf=0.9)
+    g.hands(4, {1: 300}, count=host_count)
+    second = g.t
+    g.hands(9, {5: 300, **({3: 400} if fist_in == "next" else {})}, gesture=fist_shape)
+    assert start < second
+    return g.json(), ids
+
+
+def touches(state: dict[str, object]) -> list[tuple[int, str]]:
+    return [
+        (r["seat"], r["ref"])
+        for r in state["needs_review"]  # type: ignore[attr-defined]
+        if "a neighbour's reach?" in r["what"]
+    ]
+
+
+@pytest.mark.parametrize("shape", ["point", "palm", "other"])
+def test_a_touch_before_spasibo_then_a_fist_in_a_later_window_is_not_a_vote(shape: str) -> None:
+    """000 4.6 / 4.8: a hand that never showed the fist, gone before "Спасибо", then the seat's fist for a
+    later candidate: the touch is no vote (most often a neighbour's arm read as the zone's player), the
+    fist is the seat's one vote; no lift, no second vote; the touch is listed for the judge."""
+    state, ids = touch_then_fist(shape)
+    assert votes(state)[0]["voters"] == [1]
+    assert 3 in votes(state)[1]["voters"] and 3 not in votes(state)[1]["defaulted"]
+    assert rules_of(state) == []
+    assert touches(state) == [(3, ids["touch"])]
+    what = next(r["what"] for r in state["needs_review"] if r["ref"] == ids["touch"])  # type: ignore[attr-defined]
+    assert what.startswith("vote for seat 4: a hand in seat 3's zone with ") and "gone after 0.9 s" in what
+
+
+def test_a_touch_then_a_fist_in_the_same_window_votes_once_without_a_lift() -> None:
+    """The fist that follows the touch in the same window is the vote; the touch leaving is no lift."""
+    state, ids = touch_then_fist(fist_in="same")
+    assert votes(state)[0]["voters"] == [1, 3]
+    assert rules_of(state) == []
+    assert touches(state) == [(3, ids["touch"])]
+
+
+def test_a_touch_then_a_late_fist_is_a_late_vote() -> None:
+    """A fist after "Спасибо" following the touch: late (000 4.6), and defaulted to the last candidate."""
+    state, ids = touch_then_fist(fist_in="late")
+    assert votes(state)[0]["voters"] == [1] and votes(state)[0]["late"] == [3]
+    assert 3 in votes(state)[1]["defaulted"]
+    assert rules_of(state) == [("000 4.6", 3)]
+    assert touches(state) == [(3, ids["touch"])]
+
+
+@pytest.mark.parametrize(
+    ("kw", "why"),
+    [
+        ({"shape": "fist"}, "the first hand was a fist: a vote, and the second one is a second vote"),
+        ({"shape": "thumb_up"}, "the first hand was a fist: a vote, and the second one is a second vote"),
+        ({"up_at": 2100}, "the hand stayed past Спасибо: a vote lifted before the count"),
+        ({"fist_in": "none"}, "no fist followed: the hand is the seat's vote, flagged for its shape"),
+        ({"fist_shape": "palm"}, "what followed was no fist either"),
+    ],
+)
+def test_what_is_not_a_touch(kw: dict[str, object], why: str) -> None:
+    """Each condition of a touch matters: without it the first hand is seat 3's vote for seat 4."""
+    state, _ = touch_then_fist(**kw)  # type: ignore[arg-type]
+    assert 3 in votes(state)[0]["voters"], why
+    assert 3 not in votes(state)[1]["voters"], why  # nor defaulted to the last candidate
+    assert touches(state) == [], why
+
+
+def test_a_fist_in_the_next_round_does_not_make_a_touch() -> None:
+    """The fist must come in the same round: one in the re-vote says nothing about the main vote's hand."""
+    g = Game()
+    g.discussion(noms={1: 4, 6: 9})
+    start = g.t
+    touch = g.add("hand_down", t=start + 200, src="vision", seat=3, gesture="point", conf=0.3)
+    g.add("hand_up", t=start + 1100, src="vision", seat=3, conf=0.3)
+    g.hands(4, {1: 300, 2: 300, 6: 300, 8: 300}, count=5)  # with seat 3: 5 for seat 4
+    g.hands(9, {5: 300, 7: 300}, count=2)  # with seats 4, 9, 10 defaulted: 5 for seat 9
+    revote = g.t
+    g.hands(4, {3: 400, 8: 300}, round="revote")
+    g.hands(9, {5: 300}, round="revote")
+    state = g.json()
+    assert start < revote
+    assert [v["round"] for v in votes(state)] == ["main", "main", "revote", "revote"]
+    assert 3 in votes(state)[0]["voters"] and 3 in votes(state)[2]["voters"]
+    assert touches(state) == [] and touch
+
+
+def test_a_touch_the_host_did_not_count_is_not_a_vote() -> None:
+    """With no fist after it, a hand that never showed the fist and was gone before "Спасибо" is set aside
+    when the host's announced count is the vision count without it: two witnesses did not count it. The
+    seat is then defaulted like any silent seat (000 4.9), and the hand is listed for the judge."""
+    state, ids = touch_then_fist(fist_in="none", host_count=1)
+    assert votes(state)[0]["voters"] == [1] and 3 in votes(state)[1]["defaulted"]
+    assert rules_of(state) == [] and state["disagreements"] == []
+    what = [r["what"] for r in state["needs_review"] if r["ref"] == ids["touch"]]  # type: ignore[attr-defined]
+    assert what == [
+        "vote for seat 4: a hand in seat 3's zone with a pointing finger, not a fist, gone after 0.9 s "
+        "before Спасибо; the host counted 1 without it: not counted as seat 3's vote (a neighbour's reach?)"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("kw", "why"),
+    [
+        ({"host_count": 2}, "the host counted it"),
+        ({"host_count": 0}, "the host's count is not the count without it"),
+        ({"shape": "thumb_up"}, "a voting fist lifted before Спасибо is a vote and a lift"),
+        ({"up_at": 2100}, "still down at Спасибо"),
+    ],
+)
+def test_what_the_host_count_does_not_set_aside(kw: dict[str, object], why: str) -> None:
+    state, _ = touch_then_fist(fist_in="none", **{"host_count": 1, **kw})  # type: ignore[arg-type]
+    assert 3 in votes(state)[0]["voters"], why
+    assert touches(state) == [], why
