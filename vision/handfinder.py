@@ -44,6 +44,12 @@ SLEEVE_TIGHT, SLEEVE_TIGHT_RATIO, SLEEVE_OWN_MAX = 0.2, 3.0, 0.3
 # sleeve on a blurred, compressed video can change too little to show, leaving the hand's own skin (seat 10
 # of noisy seed 412: 0.09, read as a beige neighbour's sleeve; a clean sleeve there measures 1.0).
 SLEEVE_MIN_AREA = 0.25
+# A sleeve names a seat only if the changed pixels beyond the hand run towards that seat's body, within this
+# angle of the line from the hand to it. Noisy 2416 (set R), zone 9 at 58.48 s: seat 9's thumb-up landed
+# while seat 10's pointing reach lay just below it; the "arm" beyond the hand was that reach's skin and cuff,
+# running down and left, away from every body (173.7° from seat 8's, 130° from seat 9's, 85° from seat
+# 10's), and its colour, 0.39 from seat 8's grey, gave seat 9's vote to seat 8 as a reach (4 rounds lost).
+SLEEVE_AWAY_DEG = 90.0
 # The hand is taken at least this much of the zone's hand length across: on noisy video the landmarker can
 # box only part of a fist (noisy 1007: 8 × 11 px of a 47-px hand), and the rest of the fist, beyond the box,
 # counted as the arm; its skin matched a beige-clad neighbour. Vote fists box at 0.5-0.7 hand lengths.
@@ -472,14 +478,16 @@ class HandFinder:
         if not angles:
             return None
         by_colour = None
+        self.last_arm_angles = angles
         self.last_sleeve_dist = {}
         if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
             by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
         if by_colour is not None:
+            if angles[by_colour] > SLEEVE_AWAY_DEG:
+                return None  # what changed beyond the hand runs away from that body: not its arm
             return None if mine(by_colour) else by_colour
         sleeve = self.last_sleeve_dist
         best = min(angles, key=lambda k: angles[k])
-        self.last_arm_angles = angles
         if best == zone_seat:
             return best
         # Another seat only when the arm clearly runs to it and clearly not to the zone's own player.

@@ -109,6 +109,7 @@ TRACK_LINK = 1.6
 # A hand whose sightings stayed within HELD_STILL hand lengths of its top for HELD_MS held there: a whole
 # raise even though the zone never settled (four frames at 25 fps).
 HELD_MS, HELD_STILL = 120, 0.1
+TOP_NEAR = 0.15  # hand lengths: sightings this close to a pass's top are the hand at its top
 # A hand seen rising on at least this many moving frames before it came to rest where a reported hand held is
 # a new raise (ZoneWatcher._rose_into). Set from one case, noisy 1909, seat 10's gun: seen on 7 frames of
 # its rise (tablesim's raises take about 300 ms, 7-8 frames at 25 fps). Requiring more than three is meant to
@@ -1397,12 +1398,20 @@ class ZoneWatcher:
                 if cut:
                     passes[i : i + 1] = [seen[:cut], seen[cut:]]
                 break
+        passes = [_without_flickers(seen, RAISE_JUMP * self.finder.hand_size(self.seat)) for seen in passes]
         # Per owner, the highest hand that holds here and the highest that passed through (the merge of the
         # zones' sightings decides which hand the one passing through was).
         best: dict[tuple[int, bool], tuple[int, HandSeen, bool]] = {}
         for seen in passes:
             top = min(h.top_y for _, h in seen)
             t_peak, peak = next((t, h) for t, h in seen if h.top_y <= top + TOP_TOLERANCE_PX)
+            if peak.gesture not in AIMED:
+                # The shape at the top is the aimed one read there, if any: a gun held up read "other" on
+                # one frame and "point" on the next (noisy 2213, seat 10 at 69.96 s).
+                near = TOP_NEAR * self.finder.hand_size(peak.owner)
+                t_peak, peak = next(
+                    ((t, h) for t, h in seen if h.top_y <= top + near and h.gesture in AIMED), (t_peak, peak)
+                )
             holds = now is not None and seen[-1][1] is now
             lowering = LOWERING * self.finder.hand_size(peak.owner)
             # Held still at its top for a while, though the zone never settled (another hand kept moving in
@@ -1585,6 +1594,23 @@ def _last_drop(seen: list[tuple[int, HandSeen]], drop_px: float) -> int:
         if b.top_y - a.top_y > drop_px or (b.top_y > a.top_y and _distance(a, b) > drop_px):
             return k
     return 0
+
+
+def _without_flickers(seen: list[tuple[int, HandSeen]], jump_px: float) -> list[tuple[int, HandSeen]]:
+    """A pass without the sightings that leap more than ``jump_px`` away from a hand that stays where it
+    was on the frames either side (within LOWERING of ``jump_px``): a hand does not leap aside and straight
+    back between two frames; what was read there is something else (noisy 2221, seat 2 at 90.20 s: a
+    reading 1.3 hand lengths above seat 2's held gun, between two sightings of the gun 1 px apart, became the
+    pass's peak and its "other" hid the shot)."""
+    out = list(seen)
+    k = 1
+    while k < len(out) - 1:
+        a, b, c = out[k - 1][1], out[k][1], out[k + 1][1]
+        if _distance(a, c) <= LOWERING * jump_px and min(_distance(a, b), _distance(b, c)) > jump_px:
+            del out[k]
+        else:
+            k += 1
+    return out
 
 
 def _lowered(seen: list[tuple[int, HandSeen]], drop_px: float) -> bool:
