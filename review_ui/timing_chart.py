@@ -1,7 +1,9 @@
 """A vote round's timing at a glance: for each seat, when its hand landed against "Спасибо".
 
 One row per seat, a vertical line at the closing time (the spoken "Спасибо", else the keystroke), and a
-dot per landing: green to the left (in time, counted), red to the right (late). The keystroke is drawn as
+dot per landing: green to the left (in time), red to the right (late). A green dot is filled when the referee
+counted the seat's vote in this round and hollow when it did not (a *touch* set aside, a second vote in the
+round, a tied player's hand); a judge's void makes it hollow and grey. The keystroke is drawn as
 a dashed line when a voice onset closed the window earlier. A click on a dot jumps the player there.
 ``render_chart`` paints the same picture into a QImage for the protest report.
 """
@@ -79,6 +81,9 @@ def paint_round(p: QPainter, rect: QRectF, rnd: RoundView | None, seats: tuple[i
             p.setBrush(color)
             if landing.voided:  # a judge voided it: hollow and grey
                 p.setPen(QPen(QColor(150, 150, 150), 2))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+            elif landing.delta_ms < 0 and (landing.seat not in rnd.voters or landing.seat in rnd.defaulted):
+                p.setPen(QPen(color, 2))  # in time but not counted here: hollow
                 p.setBrush(Qt.BrushStyle.NoBrush)
             p.drawEllipse(QPointF(x, y), min(5.0, row_h / 2.5), min(5.0, row_h / 2.5))
             p.setPen(QColor(40, 40, 40))
