@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gamelog.events import DonCheck, Event, SheriffCheck, Shot, ShotCall, ShotRaise, sort_key
+from gamelog.events import DonCheck, Event, NightMotion, SheriffCheck, Shot, ShotCall, ShotRaise, sort_key
 from gamelog.findings import Findings
 from gamelog.rules import RuleSet
 from gamelog.state import Check, NightResult
@@ -41,6 +41,29 @@ def shot_windows(calls: Sequence[ShotCall], rules: RuleSet) -> list[tuple[int, i
             end = min(end, ordered[i + 1].t)
         out.append((c.t, end, c))
     return out
+
+
+# The ``night_motion`` kind the analyser gives a raised hand it took for a neighbour's head lifting or going
+# down in a peek (a head zone lies inside the neighbours' raise zones); the raise is not a shot, but the judge
+# sees it (:func:`raise_at_peek_note`).
+RAISE_AT_PEEK = "raise_at_peek"
+
+
+def raise_at_peek_note(
+    e: NightMotion, events: Sequence[Event], rules: RuleSet, black: frozenset[int] | None
+) -> str:
+    """What the judge is told of a raise the analyser took for a peeking head: whose head, the hand shape
+    read, and, when it peaked during the call of a number and the seat may shoot (black, or roles unknown),
+    the shot it would be."""
+    head = e.extra.get("head_of")
+    shape = e.extra.get("gesture", "hand")
+    whose = f"seat {head}'s" if head is not None else "a"
+    what = f"a raised hand ({shape}) in {whose} head zone as that head moved, read as the head: not a shot"
+    windows = shot_windows([c for c in events if isinstance(c, ShotCall)], rules)
+    hit = next((c.target for start, end, c in windows if start <= e.t < end), None)
+    if hit is not None and (black is None or e.seat in black):
+        what += f"; if it was seat {e.seat}'s hand, it was a shot at {hit} — check the video"
+    return what
 
 
 def _vision_shots(
@@ -102,17 +125,9 @@ def referee_night(night: NightInput, rules: RuleSet, f: Findings) -> NightResult
     else:
         source = "vision" if vision or between else "none"
         shots = vision
-    black_alive = night.black & night.alive if night.black is not None else frozenset(shots)
-    targets = {t for s in black_alive for t in shots.get(s, [])}
-    kill = (
-        bool(black_alive)
-        and all(len(shots.get(s, [])) == 1 for s in black_alive)
-        and len(targets) == 1
-        and not (between & black_alive)
-    )
-    killed = next(iter(targets)) if kill else None
-    if killed is not None and killed not in night.alive:
-        killed = None
+    killed = _kill(night, shots, between)
+    if killed is None and source in ("vision", "none"):
+        _kill_with_peek_raises(night, rules, shots, between, f)
     for s, ts in sorted(shots.items()):
         if len(ts) > 1:
             f.violation(night.t, s, "000 5.5", f"shot more than once ({', '.join(map(str, ts))}): a miss")
@@ -126,6 +141,52 @@ def referee_night(night: NightInput, rules: RuleSet, f: Findings) -> NightResult
         sheriff_check=_check(night, SheriffCheck, rules, f),
         between_numbers=tuple(sorted(between)),
         source=source,
+    )
+
+
+def _kill(night: NightInput, shots: dict[int, list[int]], between: set[int]) -> int | None:
+    """The seat killed: all living black players shot the same living seat exactly once (000 5.4)."""
+    black_alive = night.black & night.alive if night.black is not None else frozenset(shots)
+    targets = {t for s in black_alive for t in shots.get(s, [])}
+    kill = (
+        bool(black_alive)
+        and all(len(shots.get(s, [])) == 1 for s in black_alive)
+        and len(targets) == 1
+        and not (between & black_alive)
+    )
+    killed = next(iter(targets)) if kill else None
+    return killed if killed in night.alive else None
+
+
+def _kill_with_peek_raises(
+    night: NightInput, rules: RuleSet, shots: dict[int, list[int]], between: set[int], f: Findings
+) -> None:
+    """A miss read from vision that the raises taken for peeking heads (RAISE_AT_PEEK) would turn into a
+    kill, had they been the seats' hands: the judge is told which night, which raises and which kill."""
+    windows = shot_windows([e for e in night.events if isinstance(e, ShotCall)], rules)
+    extra: dict[int, list[int]] = {}
+    refs: list[NightMotion] = []
+    for e in night.events:
+        if not (isinstance(e, NightMotion) and e.kind == RAISE_AT_PEEK) or e.seat not in night.alive:
+            continue
+        if e.seat in shots or (night.black is not None and e.seat not in night.black):
+            continue
+        hit = next((c.target for start, end, c in windows if start <= e.t < end), None)
+        if hit is not None:
+            extra.setdefault(e.seat, []).append(hit)
+            refs.append(e)
+    if not extra:
+        return
+    killed = _kill(night, {**shots, **extra}, between)
+    if killed is None:
+        return
+    who = ", ".join(f"seat {e.seat}'s at {e.t / 1000:.2f} s" for e in refs)
+    f.review(
+        refs[0].t,
+        refs[0].seat,
+        f"night {night.n}: a miss as read; with the raise{'s' if len(refs) > 1 else ''} taken for a peeking "
+        f"head ({who}) counted as shots, a kill of seat {killed} — check the video",
+        refs[0].id,
     )
 
 

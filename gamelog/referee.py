@@ -45,7 +45,7 @@ from gamelog.events import (
     sort_key,
 )
 from gamelog.findings import Findings
-from gamelog.nights import NightInput, referee_night
+from gamelog.nights import RAISE_AT_PEEK, NightInput, raise_at_peek_note, referee_night
 from gamelog.rules import FEDERATION, RuleSet, rules_for
 from gamelog.state import DayResult, GameState, NightResult
 from gamelog.table import Phase, Table, common_event
@@ -244,6 +244,9 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
         what = f"head up at night for {(e.until - e.t) / 1000:.1f} s (peeking? 000 9.1.6 / 10.1)"
         g.f.violation(e.t, e.seat, "000 5.9", what, e.id)
         g.f.review(e.t, e.seat, f"head up at night for {(e.until - e.t) / 1000:.1f} s", e.id)
+        return
+    if isinstance(e, NightMotion) and e.kind == RAISE_AT_PEEK:
+        g.f.review(e.t, e.seat, raise_at_peek_note(e, p.events, g.rules, g.black), e.id)
         return
     if (p.kind == "pre" or p.n == 0) and e.seat in set(g.black or ()):
         return  # the black players' meeting on night 0: gestures among them are the point (000 2.2)

@@ -17,8 +17,9 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QFont, QMouseEvent, QPainter, QPaintEvent, QPen, QPolygonF
 from PySide6.QtWidgets import QWidget
 
-from gamelog.events import HandDown, HandUp, ShotRaise
+from gamelog.events import HandDown, NightMotion, ShotRaise
 from gamelog.layout import point_in_polygon
+from gamelog.nights import RAISE_AT_PEEK
 from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import ReviewData, RoundView
@@ -107,8 +108,21 @@ def paint_overlays(
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
                 _tag(p, to(x0, y0 - 4), f"{ev.seat} {ev.gesture} {ev.conf:.2f}", color, 11 * text_k)
-            elif isinstance(ev, HandUp):
-                pass
+            elif isinstance(ev, NightMotion) and ev.kind == RAISE_AT_PEEK and ev.extra.get("box"):
+                # A raise taken for a peeking head: not a shot, shown dashed for the judge to look at.
+                x0, y0, x1, y1 = (float(v) for v in ev.extra["box"])
+                color = QColor(255, 170, 0)
+                p.setPen(QPen(color, 2, Qt.PenStyle.DashLine))
+                p.setBrush(Qt.BrushStyle.NoBrush)
+                p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
+                shape = ev.extra.get("gesture", "hand")
+                _tag(
+                    p,
+                    to(x0, y0 - 4),
+                    f"{ev.seat} {shape}? head {ev.extra.get('head_of', '?')}",
+                    color,
+                    11 * text_k,
+                )
     target = area if area is not None else QRectF(p.viewport())
     k = max(1.0, target.height() / 600)  # text grows with big targets (an exported 1080p frame)
     rnd = data.round_at(t)

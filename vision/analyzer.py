@@ -29,6 +29,7 @@ from gamelog.events import (
     HandDown,
     HandUp,
     HeadUp,
+    NightMotion,
     ProposedWindow,
     ShotRaise,
     event_to_json,
@@ -36,11 +37,12 @@ from gamelog.events import (
 )
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones, distance_to_polygon, point_in_polygon
+from gamelog.nights import RAISE_AT_PEEK
 from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.47"
+VERSION = "0.48"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -142,9 +144,10 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
         from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second
 
         night = night_pass(timeline, layout, stretch.start, stretch.end, shooting=stretch.kind == "shooting")
-    obs = _heads_before_merge(_off_the_table(obs, layout), night, layout)
+    obs, as_heads = _heads_before_merge(_off_the_table(obs, layout), night, layout)
     out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
     out += [event_to_json(e) for e in night]
+    out += [event_to_json(_raise_at_peek(o, h, stretch.mode == SPARSE)) for o, h in _one_per_raise(as_heads)]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
 
@@ -352,7 +355,13 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     and seen within PEEK_MS of the lift or of the fall is that head. So is a raise by the peeking seat itself
     centred inside its own head zone then (noisy 1809): a hand raised by that seat is held above its head.
     Whole events (all stretches) are looked at here, as a lift and the raise it made may fall into two
-    stretches."""
+    stretches.
+
+    A dropped raise is not lost: it is replaced by a ``night_motion`` of kind RAISE_AT_PEEK by the raising
+    seat (:func:`_raise_at_peek`), which the referee never counts as a shot but lists for the judge with the
+    number being called then. A hand held up in front of a neighbour's head zone while that neighbour peeks
+    is the one case these rules cannot tell from the head (clean S 2422: seat 10's gun, its top 160 ms after
+    seat 9's head lifted, inside seat 9's head zone)."""
     heads = [e for e in events if isinstance(e, HeadUp)]
     if not heads:
         return events
@@ -360,51 +369,113 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
         return next((s.head_zone for s in _layout_at(layouts, t, size).seats if s.seat == seat), None)
 
-    return [
-        e
-        for e in events
-        if not (isinstance(e, ShotRaise) and e.src == "vision" and _is_head(e, heads, zone_of))
-    ]
+    out: list[Event] = []
+    for e in events:
+        head = _head_of(e, heads, zone_of) if isinstance(e, ShotRaise) and e.src == "vision" else None
+        if head is None:
+            out.append(e)
+        elif isinstance(e, ShotRaise):
+            out.append(_raise_at_peek(e, head, bool(e.extra.get("coarse"))))
+    return out
 
 
-def _is_head(
+def _head_of(
     r: Any, heads: list[HeadUp], zone_of: Callable[[int, int], tuple[tuple[float, float], ...] | None]
-) -> bool:
-    """Whether raise ``r`` (an event or a zone's sighting: seat, t, box) is one of ``heads`` lifting or going
-    down (see :func:`_heads_not_hands`); ``zone_of(seat, t)`` gives a seat's head zone."""
+) -> int | None:
+    """The seat whose head (one of ``heads``, lifting or going down) raise ``r`` (an event or a zone's
+    sighting: seat, t, box) is, or None (see :func:`_heads_not_hands`); ``zone_of(seat, t)`` gives a seat's
+    head zone."""
     if r.box is None:
-        return False
+        return None
     for h in heads:
         lifting = -HEAD_LEAD_MS <= r.t - h.t <= PEEK_MS
         if not lifting and abs(r.t - h.until) > PEEK_MS:
             continue
         zone = zone_of(h.seat, r.t)
         if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
-            return True
-    return False
+            return h.seat
+    return None
 
 
-def _heads_before_merge(obs: list[Any], night: list[Event], layout: Layout) -> list[Any]:
+def _raise_at_peek(r: Any, head: int, coarse: bool) -> NightMotion:
+    """Raise ``r`` (a ``shot_raise`` event or a zone's sighting) taken for seat ``head``'s head, kept for
+    the judge as a ``night_motion`` of kind RAISE_AT_PEEK by the raising seat (at the raise's top, ``until``
+    = ``t``); ``extra`` holds the head's seat, the hand shape read, its confidence and box."""
+    extra: dict[str, Any] = {
+        "analyser": f"{ANALYSER}/{VERSION}",
+        "head_of": head,
+        "gesture": r.gesture,
+        "box": [round(float(v), 1) for v in r.box],
+    }
+    if coarse:
+        extra["coarse"] = True
+    return NightMotion(
+        t=r.t,
+        src="vision",
+        id=f"vis:night_motion:{r.seat}:{r.t}:{RAISE_AT_PEEK}:{VERSION}",
+        seat=r.seat,
+        kind=RAISE_AT_PEEK,
+        until=r.t,
+        conf=round(float(r.conf), 3),
+        extra=extra,
+    )
+
+
+def _one_per_raise(as_heads: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
+    """Of the raise sightings taken for heads (with the head's seat), those a judge needs to see: the ones
+    that would have counted as raises (seen whole, or aiming; see :func:`_dedupe`), one per raising seat and
+    head within DEDUPE_MS of each other (the most confident)."""
+    out: list[tuple[Any, int]] = []
+    for o, head in sorted(as_heads, key=lambda p: p[0].t):
+        if o.partial and o.gesture not in AIMED:
+            continue
+        same = next(
+            (
+                i
+                for i, (k, kh) in enumerate(out)
+                if kh == head and k.seat == o.seat and o.t - k.t < DEDUPE_MS["shot_raise"]
+            ),
+            None,
+        )
+        if same is None:
+            out.append((o, head))
+        elif o.conf > out[same][0].conf:
+            out[same] = (o, head)
+    return out
+
+
+def _heads_before_merge(
+    obs: list[Any], night: list[Event], layout: Layout
+) -> tuple[list[Any], list[tuple[Any, int]]]:
     """A stretch's raise sightings without those the stretch's own night pass shows to be a head lifting or
-    going down (:func:`_is_head`), dropped before the sightings are merged: a head merged with a true raise
+    going down (:func:`_head_of`), dropped before the sightings are merged: a head merged with a true raise
     takes it, and dropping the head afterwards (:func:`_heads_not_hands`, which sees every stretch's events)
     loses the raise with it. Noisy 1909: seat 9's head lifting for a peek, read through seat 10's raise zone
     as a "point" 0.81 (72.60 s, 80 ms after its head_up), merged with seat 10's own gun held 760 ms later at
     the same place (read "other" 0.91, so the aiming head owned the merge) and was dropped as the head, and
-    the night lost seat 10's shot.
+    the night lost seat 10's shot. Returns the sightings kept and the dropped ones with the head's seat (kept
+    for the judge, :func:`_raise_at_peek`).
 
     The head zones are those of ``layout``, the layout at the stretch's start (the one its zones were watched
     with), whatever the sighting's time; :func:`_heads_not_hands` takes each event's layout at its own time.
     The two differ only when the layout is re-marked during a stretch."""
     heads = [e for e in night if isinstance(e, HeadUp)]
     if not heads:
-        return obs
+        return obs, []
     zones = {s.seat: s.head_zone for s in layout.seats}
 
     def zone_of(seat: int, t: int) -> tuple[tuple[float, float], ...] | None:
         return zones.get(seat)
 
-    return [o for o in obs if not (o.kind == "shot_raise" and _is_head(o, heads, zone_of))]
+    kept: list[Any] = []
+    dropped: list[tuple[Any, int]] = []
+    for o in obs:
+        head = _head_of(o, heads, zone_of) if o.kind == "shot_raise" else None
+        if head is None:
+            kept.append(o)
+        else:
+            dropped.append((o, head))
+    return kept, dropped
 
 
 def _keyframes(timeline: Any, start: int, end: int) -> Any:
