@@ -172,7 +172,8 @@ def _kill_with_peek_raises(
         if e.seat in shots or (night.black is not None and e.seat not in night.black):
             continue
         hit = next((c.target for start, end, c in windows if start <= e.t < end), None)
-        if hit is not None:
+        # One raise may leave two flags in one call (two heads, or cut by a stretch's end): one shot.
+        if hit is not None and hit not in extra.get(e.seat, []):
             extra.setdefault(e.seat, []).append(hit)
             refs.append(e)
     if not extra:

@@ -246,6 +246,8 @@ def _night_vision(g: Table, e: Event, p: Phase) -> None:
         g.f.review(e.t, e.seat, f"head up at night for {(e.until - e.t) / 1000:.1f} s", e.id)
         return
     if isinstance(e, NightMotion) and e.kind == RAISE_AT_PEEK:
+        if p.kind == "pre" or p.n == 0:
+            return  # no shooting on night 0 (000 5.2); the head itself is listed by its head_up
         g.f.review(e.t, e.seat, raise_at_peek_note(e, p.events, g.rules, g.black), e.id)
         return
     if (p.kind == "pre" or p.n == 0) and e.seat in set(g.black or ()):

@@ -10,7 +10,7 @@ into seat focus.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from PySide6.QtCore import QPointF, QRectF, Qt
@@ -108,10 +108,12 @@ def paint_overlays(
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
                 _tag(p, to(x0, y0 - 4), f"{ev.seat} {ev.gesture} {ev.conf:.2f}", color, 11 * text_k)
-            elif isinstance(ev, NightMotion) and ev.kind == RAISE_AT_PEEK and ev.extra.get("box"):
+            elif isinstance(ev, NightMotion) and ev.kind == RAISE_AT_PEEK and (box := _box(ev.extra)):
                 # A raise taken for a peeking head: not a shot, shown dashed for the judge to look at.
-                x0, y0, x1, y1 = (float(v) for v in ev.extra["box"])
+                x0, y0, x1, y1 = box
                 color = QColor(255, 170, 0)
+                if ev.id is not None and ev.id in data.voided:
+                    color = QColor(160, 160, 160)
                 p.setPen(QPen(color, 2, Qt.PenStyle.DashLine))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
@@ -140,6 +142,17 @@ def paint_overlays(
         _big(p, target, f"{word}  {th.delta_ms:+d} ms", src, color)
     if "timecode" in on:
         _banner(p, QPointF(target.left() + 8, target.top() + 8), format_time(t), QColor(0, 0, 0), k)
+
+
+def _box(extra: Mapping[str, object]) -> tuple[float, float, float, float] | None:
+    """An event's extra ``box`` as four numbers, or None when it is missing or malformed (a hand-edited
+    ``vision.jsonl``: extras are kept as read)."""
+    box = extra.get("box")
+    if not isinstance(box, list | tuple) or len(box) != 4:
+        return None
+    if not all(isinstance(v, int | float) and not isinstance(v, bool) for v in box):
+        return None
+    return (float(box[0]), float(box[1]), float(box[2]), float(box[3]))
 
 
 def _tag(p: QPainter, at: QPointF, text: str, color: QColor, size: float) -> None:

@@ -33,10 +33,11 @@ def _night_with_flag(
     flag_at: tuple[int, int] | int,
     *,
     also_8: bool = False,
+    twice: bool = False,
 ) -> tuple[Game, str]:
     """Night 1 with vision raises and one raise taken for seat 9's head (at (number, ms after its call),
     or at ``flag_at`` ms after the first call); ``also_8``: seat 8's raise 100 ms later, taken for the same
-    head."""
+    head; ``twice``: the same raise flagged again 100 ms later (taken for seat 7's head too)."""
     g = Game()
     g.discussion()
     g.night()
@@ -47,6 +48,17 @@ def _night_with_flag(
     ref = _flag(g, flag_seat, t)
     if also_8:
         _flag(g, 8, t + 100)
+    if twice:
+        g.add(
+            "night_motion",
+            t=t + 100,
+            src="vision",
+            seat=flag_seat,
+            kind=RAISE_AT_PEEK,
+            until=t + 100,
+            conf=0.5,
+            head_of=7,
+        )
     g.day()
     return g, ref
 
@@ -135,3 +147,23 @@ def test_other_night_movement_is_still_a_violation() -> None:
     g.day()
     notes, rules = _about(g.json(), ref)
     assert rules == ["000 5.9"] and notes == ["night movement: touch"]
+
+
+def test_one_raise_flagged_twice_in_one_call_is_one_shot() -> None:
+    """One raise may leave two flags in one call (taken for two heads, or cut by a stretch's end): counted
+    once, so the kill is still proposed rather than read as a seat shooting twice."""
+    g, _ = _night_with_flag({2: [(3, 300)], 5: [(3, 400)]}, 8, (3, 500), twice=True)
+    kills = [r["what"] for r in g.json()["needs_review"] if "a miss as read" in r["what"]]
+    assert len(kills) == 1 and "a kill of seat 3" in kills[0]
+
+
+def test_no_raise_taken_for_a_head_is_listed_on_night_0() -> None:
+    """Night 0 has no shooting (000 5.2): a raise taken for a head then is not listed (the head is, by its
+    head_up), and it is no violation."""
+    g = Game(start_day=False)
+    t = g.t - 150_000
+    g.add("head_up", t=t - 160, src="vision", seat=9, until=t + 2240, conf=0.99)
+    ref = _flag(g, 10, t)
+    g.day()
+    notes, rules = _about(g.json(), ref)
+    assert notes == [] and rules == []

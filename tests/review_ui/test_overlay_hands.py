@@ -18,9 +18,9 @@ from review_ui.overlays import HAND_NEAR_MS, paint_overlays
 BOX = (40.0, 60.0, 120.0, 140.0)
 
 
-def _paint(events: list[Any], t: int) -> QImage:
+def _paint(events: list[Any], t: int, voided: frozenset[str] = frozenset()) -> QImage:
     data: Any = SimpleNamespace(
-        bundle=SimpleNamespace(events=events, layout=None), voided=set(), round_at=lambda t: None
+        bundle=SimpleNamespace(events=events, layout=None), voided=set(voided), round_at=lambda t: None
     )
     img = QImage(200, 200, QImage.Format.Format_RGB32)
     img.fill(QColor(0, 0, 0))
@@ -35,7 +35,7 @@ def _edge(img: QImage) -> list[tuple[int, int, int]]:
     return [img.pixelColor(40, y).getRgb()[:3] for y in range(80, 140)]
 
 
-def _flag(t: int) -> NightMotion:
+def _flag(t: int, box: Any = BOX) -> NightMotion:
     return NightMotion(
         t=t,
         src="vision",
@@ -44,7 +44,7 @@ def _flag(t: int) -> NightMotion:
         kind=RAISE_AT_PEEK,
         until=t,
         conf=0.55,
-        extra={"head_of": 9, "gesture": "point", "box": list(BOX)},
+        extra={"head_of": 9, "gesture": "point", "box": list(box) if isinstance(box, tuple) else box},
     )
 
 
@@ -64,3 +64,13 @@ def test_a_shot_raise_is_drawn_solid_red(qapp: QApplication) -> None:
 def test_raises_far_from_the_frame_are_not_drawn(qapp: QApplication) -> None:
     edge = _edge(_paint([_flag(72120)], 72120 + HAND_NEAR_MS + 1))
     assert all(max(c) < 40 for c in edge)
+
+
+def test_a_voided_flag_is_grey_and_a_malformed_box_is_not_drawn(qapp: QApplication) -> None:
+    """A judge's void greys the flag like any voided hand; a hand-edited box that is not four numbers is
+    skipped rather than breaking the paint."""
+    edge = _edge(_paint([_flag(72120)], 72120, frozenset({"f"})))
+    assert any(140 < c[0] < 180 and 140 < c[1] < 180 and 140 < c[2] < 180 for c in edge)
+    assert not any(c[0] > 200 and c[2] < 80 for c in edge)
+    for bad in ([40, 60, 120], ["a", 60, 120, 140], "40,60,120,140", [True, 60, 120, 140]):
+        assert all(max(c) < 40 for c in _edge(_paint([_flag(72120, bad)], 72120))), bad
