@@ -60,10 +60,15 @@ def raise_at_peek_note(
     whose = f"seat {head}'s" if head is not None else "a"
     what = f"a raised hand ({shape}) in {whose} head zone as that head moved, read as the head: not a shot"
     windows = shot_windows([c for c in events if isinstance(c, ShotCall)], rules)
-    hit = next((c.target for start, end, c in windows if start <= e.t < end), None)
+    hit = called_at(windows, e.t)
     if hit is not None and (black is None or e.seat in black):
         what += f"; if it was seat {e.seat}'s hand, it was a shot at {hit} — check the video"
     return what
+
+
+def called_at(windows: Sequence[tuple[int, int, ShotCall]], t: int) -> int | None:
+    """The number being called at ``t`` (its window holds ``t``), or None (between numbers, or after)."""
+    return next((c.target for start, end, c in windows if start <= t < end), None)
 
 
 def _vision_shots(
@@ -82,7 +87,7 @@ def _vision_shots(
             f.violation(r.t, r.seat, "000 5.9", "a red player raised a hand during the shooting", r.id)
             f.review(r.t, r.seat, "hand raised during the shooting by a red player", r.id)
             continue
-        hit = next((c.target for start, end, c in windows if start <= r.t < end), None)
+        hit = called_at(windows, r.t)
         if hit is None:
             if first <= r.t < last_end:
                 between.add(r.seat)
@@ -171,7 +176,7 @@ def _kill_with_peek_raises(
             continue
         if e.seat in shots or (night.black is not None and e.seat not in night.black):
             continue
-        hit = next((c.target for start, end, c in windows if start <= e.t < end), None)
+        hit = called_at(windows, e.t)
         # One raise may leave two flags in one call (two heads, or cut by a stretch's end): one shot.
         if hit is not None and hit not in extra.get(e.seat, []):
             extra.setdefault(e.seat, []).append(hit)

@@ -227,7 +227,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     rest = [o for o in obs if not (o.kind == "shot_raise" and o.box is not None)]
     # A hand seen only in part counts only if it aimed: on the tuning games the partial sightings that were
     # raises read gun or point, and the false ones palm, fist or other (heads, masks, hands coming down).
-    raises = [o for o in raises if not o.partial or o.gesture in AIMED]
+    raises = [o for o in raises if _may_count(o)]
 
     def apart(a: Any, b: Any) -> float:
         """How far apart two sightings are, in hand lengths (the size of ``a``'s box)."""
@@ -372,10 +372,7 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     out: list[Event] = []
     for e in events:
         head = _head_of(e, heads, zone_of) if isinstance(e, ShotRaise) and e.src == "vision" else None
-        if head is None:
-            out.append(e)
-        elif isinstance(e, ShotRaise):
-            out.append(_raise_at_peek(e, head, bool(e.extra.get("coarse"))))
+        out.append(e if head is None else _raise_at_peek(e, head, bool(e.extra.get("coarse"))))
     return out
 
 
@@ -421,13 +418,18 @@ def _raise_at_peek(r: Any, head: int, coarse: bool) -> NightMotion:
     )
 
 
+def _may_count(o: Any) -> bool:
+    """Whether raise sighting ``o`` may count as a raise: seen whole, or aiming (see :func:`_dedupe`)."""
+    return not o.partial or o.gesture in AIMED
+
+
 def _one_per_raise(as_heads: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
     """Of the raise sightings taken for heads (with the head's seat), those a judge needs to see: the ones
     that would have counted as raises (seen whole, or aiming; see :func:`_dedupe`), one per raising seat and
     head within DEDUPE_MS of each other (the most confident)."""
     out: list[tuple[Any, int]] = []
     for o, head in sorted(as_heads, key=lambda p: p[0].t):
-        if o.partial and o.gesture not in AIMED:
+        if not _may_count(o):
             continue
         same = next(
             (
