@@ -57,12 +57,12 @@ def raise_at_peek_note(
     the shot it would be."""
     head = e.extra.get("head_of")
     shape = e.extra.get("gesture", "hand")
-    whose = f"seat {head}'s" if head is not None else "a"
-    what = f"a raised hand ({shape}) in {whose} head zone as that head moved, read as the head: not a shot"
+    zone = f"seat {head}'s head zone" if head is not None else "a head zone"
+    what = f"a raised hand ({shape}) in {zone} as that head moved, read as the head: not a shot"
     windows = shot_windows([c for c in events if isinstance(c, ShotCall)], rules)
     hit = called_at(windows, e.t)
     if hit is not None and (black is None or e.seat in black):
-        what += f"; if it was seat {e.seat}'s hand, it was a shot at {hit} — check the video"
+        return f"{what}; if it was seat {e.seat}'s hand, it was a shot at {hit} — check the video"
     return what
 
 

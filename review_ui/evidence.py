@@ -24,6 +24,7 @@ import numpy as np
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QPointF, QRectF
 from PySide6.QtGui import QImage, QPainter
 
+from review_ui.i18n import english
 from review_ui.overlays import paint_overlays
 from review_ui.player_widget import format_time
 from review_ui.review_data import ProtestView, ReviewData, outcome_changes, outcome_lines
@@ -65,7 +66,7 @@ def export_clip(
     *,
     data: ReviewData | None = None,
     layers: Iterable[str] = (),
-    labels: Callable[[str], str] = lambda k: k,
+    labels: Callable[[str], str] = english,
     crf: int = 12,
     preset: str = "veryfast",
     timecode: bool = True,

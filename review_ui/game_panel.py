@@ -15,7 +15,8 @@ from collections.abc import Sequence
 from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
-from review_ui.i18n import Language
+from gamelog.findings_ru import localized, term
+from review_ui.i18n import Language, count_votes
 from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import ReviewData, RoundView
@@ -27,8 +28,8 @@ REF_ROLE = Qt.ItemDataRole.UserRole + 1
 ROUND_ROLE = Qt.ItemDataRole.UserRole + 2
 
 
-def _ms(delta: int) -> str:
-    return f"{delta:+d} ms"
+def _ms(delta: int, unit: str) -> str:
+    return f"{delta:+d} {unit}"
 
 
 class GamePanel(QWidget):
@@ -47,7 +48,7 @@ class GamePanel(QWidget):
         self.tree.itemClicked.connect(self._clicked)
         self.tree.currentItemChanged.connect(self._current)
         self.tree.customContextMenuRequested.connect(self._menu)
-        self.chart = TimingChart(model.seek, lambda: self._lang.tr("chart_empty"))
+        self.chart = TimingChart(model.seek, lambda: self._lang.tr("chart_empty"), lambda k: self._lang.tr(k))
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.tree)
         split.addWidget(self.chart)
@@ -89,7 +90,8 @@ class GamePanel(QWidget):
             d_item = self._item(self.tree, tr("day_n", n=day["day"]), None)
             if not day.get("votes"):
                 reason = day.get("no_vote_reason")
-                self._item(d_item, tr("no_vote") + (f" ({reason})" if reason else ""), None)
+                why = term("reason", reason, self._lang.code) if reason else ""
+                self._item(d_item, tr("no_vote") + (f" ({why})" if why else ""), None)
             for v in day.get("votes", []):
                 rnd = rounds_by_t.get(int(v.get("t", -1)))
                 self._round_item(d_item, v, rnd)
@@ -102,30 +104,37 @@ class GamePanel(QWidget):
             n_item = self._item(self.tree, tr("night_n", n=nv.night), nv.from_t)
             self._item(n_item, tr("shots", shots=shots, killed=nv.killed if nv.killed else "—"), nv.from_t)
             for it in nv.items:
-                text = tr(
-                    "night_item", seat=it.seat, kind=it.kind, dur=(it.until - it.t) / 1000, conf=it.conf
-                )
+                kind = term("type", it.kind, self._lang.code)
+                text = tr("night_item", seat=it.seat, kind=kind, dur=(it.until - it.t) / 1000, conf=it.conf)
                 self._item(n_item, text, it.t, it.ref)
             n_item.setExpanded(bool(nv.items))
         self._list(
             tr("needs_review"),
             [
-                (i["t"], self._who(i.get("seat")) + i["what"], i.get("ref"))
+                (i["t"], self._who(i.get("seat")) + self._say(i["what"]), i.get("ref"))
                 for i in st.get("needs_review", [])
             ],
         )
         self._list(
             tr("violations"),
             [
-                (i["t"], self._who(i.get("seat")) + f"{i['rule']}: {i['what']}", i.get("ref"))
+                (i["t"], self._who(i.get("seat")) + f"{i['rule']}: {self._say(i['what'])}", i.get("ref"))
                 for i in st.get("violations", [])
             ],
         )
-        self._list(tr("disagreements"), [(i["t"], i["what"], None) for i in st.get("disagreements", [])])
+        self._list(
+            tr("disagreements"), [(i["t"], self._say(i["what"]), None) for i in st.get("disagreements", [])]
+        )
         fouls = ", ".join(f"{s}: {n}" for s, n in st.get("fouls", {}).items())
         if fouls:
             self._item(self.tree, tr("fouls", fouls=fouls), None)
-        self._item(self.tree, tr("winner", winner=st.get("winner") or "—"), st.get("ended_t"))
+        win_why = st.get("win_reason")
+        self._item(
+            self.tree,
+            tr("winner", winner=term("team", st.get("winner") or "—", self._lang.code))
+            + (f" ({self._say(win_why)})" if win_why else ""),
+            st.get("ended_t"),
+        )
         bad = [(None, str(b), None) for b in data.bundle.bad_lines] + [
             (None, p, None) for p in data.bundle.problems
         ]
@@ -133,6 +142,10 @@ class GamePanel(QWidget):
         self.tree.resizeColumnToContents(0)
         if selected is not None:
             self._select_round(selected)
+
+    def _say(self, text: str) -> str:
+        """A referee finding (English in the JSON contract) in the window's language."""
+        return localized(text, self._lang.code)
 
     def _who(self, seat: object) -> str:
         return f"{self._lang.tr('seat_n', n=seat)} — " if seat else ""
@@ -143,10 +156,10 @@ class GamePanel(QWidget):
         announced = v.get("announced")
         text = tr(
             "round_line",
-            round=v["round"],
+            round=term("round", str(v["round"]), self._lang.code),
             cand=v["candidate"],
-            n=len(voters),
-            src=v.get("source", ""),
+            votes=count_votes(len(voters), self._lang.code),
+            src=term("src", str(v.get("source", "")), self._lang.code),
             ann="—" if announced is None else announced,
         )
         r_item = self._item(parent, text, int(v.get("t", 0)))  # type: ignore[call-overload]
@@ -163,7 +176,8 @@ class GamePanel(QWidget):
         for landing in sorted(rnd.landings, key=lambda x: (x.seat, x.t)):
             state = tr("in_time") if landing.delta_ms < 0 else tr("after_stop")
             voided = landing.voided
-            text = f"{landing.seat}: {_ms(landing.delta_ms)} {state} ({landing.gesture} {landing.conf:.2f})"
+            delta = _ms(landing.delta_ms, tr("ms"))
+            text = f"{landing.seat}: {delta} {state} ({landing.gesture} {landing.conf:.2f})"
             item = self._item(r_item, text + (" ✗" if voided else ""), landing.t, landing.ref)
             item.setForeground(0, Qt.GlobalColor.darkGreen if landing.delta_ms < 0 else Qt.GlobalColor.red)
 

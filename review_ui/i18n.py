@@ -8,6 +8,7 @@ system locale; the window switches it live and remembers the choice.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 from PySide6.QtCore import QLocale, QObject, QSettings, Signal
 
@@ -85,8 +86,8 @@ LABELS: dict[str, dict[str, str]] = {
     "winner": {"ru": "Победа: {winner}", "en": "Winner: {winner}"},
     "bad_lines": {"ru": "Нечитаемые строки и проблемы", "en": "Unreadable lines and problems"},
     "round_line": {
-        "ru": "{round} → {cand}: {n} голосов ({src}; ведущий: {ann})",
-        "en": "{round} → {cand}: {n} votes ({src}; host: {ann})",
+        "ru": "{round} → {cand}: {votes} ({src}; ведущий: {ann})",
+        "en": "{round} → {cand}: {votes} ({src}; host: {ann})",
     },
     "voters": {"ru": "Голосовали: {seats}", "en": "Voters: {seats}"},
     "late": {"ru": "Опоздали: {seats}", "en": "Late: {seats}"},
@@ -94,6 +95,10 @@ LABELS: dict[str, dict[str, str]] = {
     "in_time": {"ru": "до «Спасибо»", "en": "before «Спасибо»"},
     "after_stop": {"ru": "после «Спасибо»", "en": "after «Спасибо»"},
     "vote_window": {"ru": "Голосование", "en": "Vote"},
+    "round_main": {"ru": "основное", "en": "main"},
+    "round_revote": {"ru": "переголосование", "en": "revote"},
+    "round_all": {"ru": "подъём всех", "en": "all"},
+    "ms": {"ru": "мс", "en": "ms"},
     "before_thanks": {"ru": "ДО «Спасибо»", "en": "BEFORE «Спасибо»"},
     "after_thanks": {"ru": "ПОСЛЕ «Спасибо»", "en": "AFTER «Спасибо»"},
     "by_voice": {"ru": "по голосу ведущего", "en": "by the host's voice"},
@@ -171,6 +176,28 @@ LABELS: dict[str, dict[str, str]] = {
 def tr(key: str, lang: str, **fmt: object) -> str:
     text = LABELS[key][lang]
     return text.format(**fmt) if fmt else text
+
+
+def count_votes(n: int, lang: str) -> str:
+    """``n`` votes with the noun agreeing with the number: 1 vote, 2 votes; 1 голос, 3 голоса, 5 голосов."""
+    if lang != "ru":
+        return f"{n} vote" if n == 1 else f"{n} votes"
+    if n % 10 == 1 and n % 100 != 11:
+        return f"{n} голос"
+    if n % 10 in (2, 3, 4) and n % 100 not in (12, 13, 14):
+        return f"{n} голоса"
+    return f"{n} голосов"
+
+
+def english(key: str) -> str:
+    """The English label for ``key``: the labels of an overlay painted without a window (tests, scripts)."""
+    return tr(key, "en")
+
+
+def round_name(labels: Callable[[str], str], name: str) -> str:
+    """A vote round's name (``main``, ``revote``, ``all``) through ``labels``; a name with no label as
+    written (a round kind from a newer referee)."""
+    return labels(f"round_{name}") if f"round_{name}" in LABELS else name
 
 
 def initial_language(settings: QSettings | None = None) -> str:

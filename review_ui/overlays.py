@@ -20,6 +20,7 @@ from PySide6.QtWidgets import QWidget
 from gamelog.events import HandDown, NightMotion, ShotRaise
 from gamelog.layout import point_in_polygon
 from gamelog.nights import RAISE_AT_PEEK
+from review_ui.i18n import english, round_name
 from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import ReviewData, RoundView
@@ -65,7 +66,7 @@ def paint_overlays(
     layers: Iterable[str],
     *,
     focus: tuple[int, ...] = (),
-    labels: Callable[[str], str] = lambda k: k,
+    labels: Callable[[str], str] = english,
     area: QRectF | None = None,
 ) -> None:
     """Paint the chosen layers for media time ``t``; ``to`` maps frame pixels to the target."""
@@ -130,7 +131,7 @@ def paint_overlays(
     rnd = data.round_at(t)
     if "window" in on and rnd is not None:
         text = (
-            f"{labels('vote_window')}: {rnd.round} → {rnd.candidate}   "
+            f"{labels('vote_window')}: {round_name(labels, rnd.round)} → {rnd.candidate}   "
             f"{format_time(rnd.call_t)[3:]} – {format_time(rnd.close_t)[3:]}"
         )
         _banner(p, QPointF(target.left() + 8, target.bottom() - 40 * k), text, QColor(20, 60, 160), k)
@@ -139,7 +140,7 @@ def paint_overlays(
         word = labels("before_thanks") if th.before else labels("after_thanks")
         src = labels("by_voice") if th.by_voice else labels("by_key")
         color = QColor(30, 150, 50) if th.before else QColor(200, 30, 30)
-        _big(p, target, f"{word}  {th.delta_ms:+d} ms", src, color)
+        _big(p, target, f"{word}  {th.delta_ms:+d} {labels('ms')}", src, color)
     if "timecode" in on:
         _banner(p, QPointF(target.left() + 8, target.top() + 8), format_time(t), QColor(0, 0, 0), k)
 

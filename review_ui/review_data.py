@@ -41,6 +41,7 @@ from gamelog.events import (
     VoteCount,
     VoteStop,
 )
+from gamelog.findings_ru import localized
 from gamelog.fusion import LATE_MS, build_windows
 from gamelog.referee import referee_bundle
 from gamelog.rules import rules_for
@@ -76,6 +77,10 @@ class Marker:
     ref: str | None = None
     until: int | None = None
     voided: bool = False
+
+    def text(self, lang: str) -> str:
+        """The label as a judge reads it: a referee finding ("review") in the window's language."""
+        return localized(self.label, lang) if self.kind == "review" else self.label
 
 
 @dataclass(frozen=True)

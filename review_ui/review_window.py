@@ -26,7 +26,7 @@ from review_ui import judging
 from review_ui.background import run_in_background
 from review_ui.evidence import export_clip, export_copy, stills, write_report
 from review_ui.game_panel import GamePanel
-from review_ui.i18n import Language
+from review_ui.i18n import Language, round_name
 from review_ui.main_window import MainWindow
 from review_ui.overlays import LAYERS, OverlayView
 from review_ui.protest_panel import ProtestPanel, default_export_path
@@ -165,7 +165,7 @@ class ReviewTools:
             self.status.setText(self._lang.tr("no_more_events"))
             return None
         self.window.model.seek(m.t)
-        self.status.setText(f"{m.kind}: {m.label}" + (f" [{m.ref}]" if m.ref else ""))
+        self.status.setText(f"{m.kind}: {m.text(self._lang.code)}" + (f" [{m.ref}]" if m.ref else ""))
         return m.t
 
     def jump_vote(self, direction: int) -> int | None:
@@ -185,7 +185,10 @@ class ReviewTools:
             return None
         self.window.model.seek(pick)
         rnd = data.round_at(pick)
-        self.status.setText(f"{self._lang.tr('vote_window')}: {rnd.label}" if rnd is not None else "")
+        name = round_name(self._lang.tr, rnd.round) if rnd is not None else ""
+        self.status.setText(
+            f"{self._lang.tr('vote_window')}: {name} → {rnd.candidate}" if rnd is not None else ""
+        )
         return pick
 
     def go_to_protest(self) -> None:

@@ -289,7 +289,9 @@ class SwimlaneTimeline(QWidget):
         else:
             m = self.marker_at(event.position())
             self.setToolTip(
-                f"{format_time(m.t)} {m.kind}: {m.label}" + (f" [{m.ref}]" if m.ref else "") if m else ""
+                f"{format_time(m.t)} {m.kind}: {m.text(self._lang.code)}" + (f" [{m.ref}]" if m.ref else "")
+                if m
+                else ""
             )
         event.accept()
 

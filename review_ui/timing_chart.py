@@ -16,6 +16,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QColor, QImage, QMouseEvent, QPainter, QPaintEvent, QPen
 from PySide6.QtWidgets import QWidget
 
+from review_ui.i18n import english, round_name
 from review_ui.player_widget import format_time
 from review_ui.review_data import RoundView
 
@@ -30,14 +31,22 @@ def _x(delta: float, rect: QRectF) -> float:
     return rect.left() + LEFT + (d - lo) * (rect.width() - LEFT - 8) / (hi - lo)
 
 
-def paint_round(p: QPainter, rect: QRectF, rnd: RoundView | None, seats: tuple[int, ...], empty: str) -> None:
+def paint_round(
+    p: QPainter,
+    rect: QRectF,
+    rnd: RoundView | None,
+    seats: tuple[int, ...],
+    empty: str,
+    labels: Callable[[str], str] = english,
+) -> None:
     p.fillRect(rect, QColor(255, 255, 255))
     if rnd is None:
         p.setPen(QColor(120, 120, 120))
         p.drawText(rect, Qt.AlignmentFlag.AlignCenter, empty)
         return
-    title = f"{rnd.label}   «Спасибо» {format_time(rnd.close_t)[3:]}" + (
-        f" (⌨ {rnd.keystroke_t - rnd.close_t:+d} ms)" if rnd.keystroke_t != rnd.close_t else ""
+    name = f"{round_name(labels, rnd.round)} → {rnd.candidate}"
+    title = f"{name}   «Спасибо» {format_time(rnd.close_t)[3:]}" + (
+        f" (⌨ {rnd.keystroke_t - rnd.close_t:+d} {labels('ms')})" if rnd.keystroke_t != rnd.close_t else ""
     )
     p.setPen(QColor(20, 20, 20))
     p.drawText(
@@ -100,8 +109,14 @@ def render_chart(rnd: RoundView, seats: tuple[int, ...], size: tuple[int, int] =
 
 
 class TimingChart(QWidget):
-    def __init__(self, on_jump: Callable[[int], None], empty_text: Callable[[], str]) -> None:
+    def __init__(
+        self,
+        on_jump: Callable[[int], None],
+        empty_text: Callable[[], str],
+        labels: Callable[[str], str] = english,
+    ) -> None:
         super().__init__()
+        self._labels = labels
         self._round: RoundView | None = None
         self._seats: tuple[int, ...] = tuple(range(1, 11))
         self._on_jump = on_jump
@@ -119,7 +134,7 @@ class TimingChart(QWidget):
 
     def paintEvent(self, event: QPaintEvent) -> None:
         p = QPainter(self)
-        paint_round(p, QRectF(self.rect()), self._round, self._seats, self._empty())
+        paint_round(p, QRectF(self.rect()), self._round, self._seats, self._empty(), self._labels)
         p.end()
 
     def mousePressEvent(self, event: QMouseEvent) -> None:

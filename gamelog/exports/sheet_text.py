@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from gamelog.findings_ru import to_russian
+
 LANGS = ("ru", "en")
 
 LABELS: dict[str, dict[str, str]] = {
@@ -204,6 +206,9 @@ REASONS_RU: dict[str, str] = {
 def localize_reason(text: str, lang: str) -> str:
     if lang != "ru":
         return text
+    whole = to_russian(text)
+    if whole != text:
+        return whole
     for en, ru in REASONS_RU.items():
         text = text.replace(en, ru)
     return text

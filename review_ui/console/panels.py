@@ -22,6 +22,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from gamelog.findings_ru import localized
 from gamelog.state import GameState
 from review_ui.console.console_model import ConsoleModel, LiveView, TimerView
 from review_ui.console.keymap import legend
@@ -213,7 +214,7 @@ class StatePanel(QLabel):
         if nxt is not None:
             lines.append(ctr(self.lang, "vote_next", seat=nxt))
         if st.winner:
-            lines.append(f"<b>{st.winner}</b>: {st.win_reason or ''}")
+            lines.append(f"<b>{st.winner}</b>: {localized(st.win_reason or '', self.lang.code)}")
         self.setText("<br>".join(lines))
 
 

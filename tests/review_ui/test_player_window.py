@@ -16,7 +16,7 @@ from gamelog.bundle import GameInfo, create_bundle
 from mafiacam.commands import review as review_command
 from mafiacam.commands.review import parse_time
 from review_ui import app as review_app
-from review_ui.i18n import LABELS, LANGUAGES, initial_language
+from review_ui.i18n import LABELS, LANGUAGES, count_votes, initial_language, round_name
 from review_ui.main_window import MainWindow
 from review_ui.player_widget import DEFAULT_SHORTCUTS, format_time, load_shortcuts
 from tests.review_ui.conftest import make_bundle, qimage_number
@@ -165,6 +165,26 @@ def test_labels_exist_in_both_languages_and_env_picks_one(monkeypatch: pytest.Mo
     assert initial_language(None) == "ru"
     monkeypatch.setenv("MAFIACAM_LANG", "en")
     assert initial_language(None) == "en"
+
+
+def test_vote_counts_agree_with_the_number() -> None:
+    ru = [count_votes(n, "ru") for n in (0, 1, 2, 4, 5, 11, 12, 21, 22, 25)]
+    assert ru == [
+        "0 голосов",
+        "1 голос",
+        "2 голоса",
+        "4 голоса",
+        "5 голосов",
+        "11 голосов",
+        "12 голосов",
+        "21 голос",
+        "22 голоса",
+        "25 голосов",
+    ]
+    assert [count_votes(n, "en") for n in (0, 1, 2)] == ["0 votes", "1 vote", "2 votes"]
+    # A round with no label is shown by its own name; a known one in the window's language.
+    assert round_name(lambda k: LABELS[k]["ru"], "revote") == "переголосование"
+    assert round_name(lambda k: LABELS[k]["ru"], "tiebreak") == "tiebreak"
 
 
 def test_damaged_video_is_listed_and_painted(qtbot: QtBot, tmp_path: Path, settings: QSettings) -> None:

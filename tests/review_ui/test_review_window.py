@@ -261,9 +261,15 @@ def test_switching_language_relabels_the_review_panels(qtbot: QtBot, window: Mai
     tabs = window.panels.tabs
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Game", "Protests"]
     assert tools.game_panel.find_items("Day 1")
+    late_en = "vote for seat 3 placed with or after Спасибо (late)"
+    assert tools.game_panel.find_items(late_en)
     window.language_actions["ru"].trigger()
     assert [tabs.tabText(i) for i in range(tabs.count())] == ["Игра", "Протесты"]
     assert tools.game_panel.find_items("День 1") and not tools.game_panel.find_items("Day 1")
+    # The referee's findings too: the JSON keeps its English, the panel reads them in Russian.
+    assert tools.game_panel.find_items("голос за №3 поставлен вместе со «Спасибо» или позже (опоздал)")
+    assert not tools.game_panel.find_items(late_en)
+    assert tools.game_panel.find_items("основное голосование → 3: 3 голоса (камера; ведущий: 3)")
     assert tools.protest_panel.file_button.text() == "Подать протест"
     assert tools.actions["next_vote"].text() == "Следующее голосование"
     assert tools.kind_combo.itemText(tools.kind_combo.findData("vote")) == "голоса"
