@@ -106,8 +106,12 @@ class GamePanel(QWidget):
             for it in nv.items:
                 kind = term("type", it.kind, self._lang.code)
                 text = tr("night_item", seat=it.seat, kind=kind, dur=(it.until - it.t) / 1000, conf=it.conf)
-                self._item(n_item, text, it.t, it.ref)
-            n_item.setExpanded(bool(nv.items))
+                item = self._item(
+                    n_item, text + (f" ({tr('departed')})" if it.departed else ""), it.t, it.ref
+                )
+                if it.departed:
+                    item.setForeground(0, Qt.GlobalColor.gray)
+            n_item.setExpanded(any(not it.departed for it in nv.items))
         self._list(
             tr("needs_review"),
             [

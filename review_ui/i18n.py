@@ -99,6 +99,7 @@ LABELS: dict[str, dict[str, str]] = {
     "round_revote": {"ru": "переголосование", "en": "revote"},
     "round_all": {"ru": "подъём всех", "en": "all"},
     "ms": {"ru": "мс", "en": "ms"},
+    "departed": {"ru": "уже покинул стол", "en": "already left the table"},
     "before_thanks": {"ru": "ДО «Спасибо»", "en": "BEFORE «Спасибо»"},
     "after_thanks": {"ru": "ПОСЛЕ «Спасибо»", "en": "AFTER «Спасибо»"},
     "by_voice": {"ru": "по голосу ведущего", "en": "by the host's voice"},

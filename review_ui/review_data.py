@@ -131,6 +131,7 @@ class NightItem:
     kind: str  # "head_up" | night_motion kind | "shot_raise"
     conf: float
     ref: str | None
+    departed: bool = False  # the seat had left the table before this night: shown, not a finding
 
 
 @dataclass(frozen=True)
@@ -344,6 +345,22 @@ def _rounds(
     return tuple(out)
 
 
+def _departed_before_night(state: JSON, n: int, t0: int) -> frozenset[int]:
+    """Seats that left the table before night ``n`` (starting at ``t0``): voted out on days 1..n, killed
+    on nights before n, removed before ``t0``."""
+    gone: set[int] = set()
+    for day in state.get("days", []):
+        if int(day.get("day", 0)) <= n:
+            gone.update(int(s) for s in day.get("eliminated", []))
+    for night in state.get("nights", []):
+        if int(night.get("night", 0)) < n and night.get("killed") is not None:
+            gone.add(int(night["killed"]))
+    for r in state.get("removed", []):
+        if r.get("t") is not None and int(r["t"]) < t0:
+            gone.add(int(r["seat"]))
+    return frozenset(gone)
+
+
 def _nights(live: Sequence[Event], state: JSON) -> tuple[NightView, ...]:
     starts = {e.n: e.t for e in live if isinstance(e, Night)}
     marks = _phase_ends(live)
@@ -356,17 +373,26 @@ def _nights(live: Sequence[Event], state: JSON) -> tuple[NightView, ...]:
         if t0 is None:
             continue
         t1 = next((m for m in marks if m > t0), last_t)
+        gone = _departed_before_night(state, n, t0)
         items = [
-            NightItem(e.t, e.until, e.seat, "head_up" if isinstance(e, HeadUp) else e.kind, e.conf, e.id)
+            NightItem(
+                e.t,
+                e.until,
+                e.seat,
+                "head_up" if isinstance(e, HeadUp) else e.kind,
+                e.conf,
+                e.id,
+                e.seat in gone,
+            )
             for e in live
             if isinstance(e, HeadUp | NightMotion) and t0 <= e.t < t1
         ]
         items += [
-            NightItem(e.t, e.t, e.seat, "shot_raise", e.conf, e.id)
+            NightItem(e.t, e.t, e.seat, "shot_raise", e.conf, e.id, e.seat in gone)
             for e in live
             if isinstance(e, ShotRaise) and t0 <= e.t < t1
         ]
-        items.sort(key=lambda i: (i.seat, i.t))
+        items.sort(key=lambda i: (i.departed, i.seat, i.t))
         out.append(
             NightView(
                 n,

@@ -8,7 +8,7 @@ import pytest
 
 from gamelog.events import VoteStop
 from review_ui import judging
-from review_ui.review_data import build_review, next_marker, outcome_changes
+from review_ui.review_data import _departed_before_night, build_review, next_marker, outcome_changes
 from tests.review_ui.review_fixtures import CALL_T, STOP_T, make_game
 
 
@@ -79,3 +79,15 @@ def test_a_bad_line_is_listed_and_the_rest_loads(game: Path) -> None:
     assert len(data.bundle.bad_lines) == 2
     assert "events.jsonl" in str(data.bundle.bad_lines[0])
     assert data.rounds[0].close_t == STOP_T and len(data.rounds[0].landings) == 4
+
+
+def test_seats_departed_before_a_night() -> None:
+    """Night n follows day n: voted out on days 1..n, killed on nights before n, removed before it starts."""
+    state = {
+        "days": [{"day": 1, "eliminated": [7]}, {"day": 2, "eliminated": [2]}, {"day": 3, "eliminated": []}],
+        "nights": [{"night": 1, "killed": 5}, {"night": 2, "killed": None}, {"night": 3, "killed": 9}],
+        "removed": [{"seat": 4, "t": 50_000}, {"seat": 8, "t": 90_000}],
+    }
+    assert _departed_before_night(state, 1, 60_000) == {7, 4}
+    assert _departed_before_night(state, 2, 100_000) == {7, 2, 5, 4, 8}
+    assert _departed_before_night(state, 3, 120_000) == {7, 2, 5, 4, 8}

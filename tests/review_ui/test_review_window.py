@@ -324,13 +324,19 @@ def test_clicking_a_seat_on_the_video_focuses_it(qtbot: QtBot, tmp_path: Path) -
 
 def test_a_night_head_up_is_listed_per_seat_and_one_click_jumps_to_it(qtbot: QtBot, tmp_path: Path) -> None:
     """The Game panel lists each night's events per seat, also when the log ends at night (the last event
-    was once left out); one click seeks the video to the event."""
+    was once left out), a seat that already left marked and listed last; one click seeks the video."""
     game = make_game(tmp_path)
     with EventWriter(game / EVENTS_FILE) as w:
         w.append(Night(t=9200, src="host", id="h12", n=1))
     vision = read_events(game / VISION_FILE).events
     write_events_replace(
-        game / VISION_FILE, [*vision, HeadUp(t=9400, src="vision", id="v9", seat=3, until=9800, conf=0.9)]
+        game / VISION_FILE,
+        [
+            *vision,
+            HeadUp(t=9400, src="vision", id="v9", seat=3, until=9800, conf=0.9),
+            # Seat 7 was voted out on day 1: still listed (a judge may want to look), marked and last.
+            HeadUp(t=9300, src="vision", id="v10", seat=7, until=9500, conf=0.8),
+        ],
     )
     settings = QSettings(str(tmp_path / "review.ini"), QSettings.Format.IniFormat)
     win = review_app.open_review(game, lang="en", settings=settings, judge="Chief")
@@ -344,7 +350,11 @@ def test_a_night_head_up_is_listed_per_seat_and_one_click_jumps_to_it(qtbot: QtB
         for it in (it, *(it.child(j) for j in range(it.childCount())))
         if it is not None and "head_up" in it.text(0)
     ]
-    assert [it.text(0) for it in items] == ["seat 3: head_up 0.4 s (conf 0.90)"]
+    assert [it.text(0) for it in items] == [
+        "seat 3: head_up 0.4 s (conf 0.90)",
+        "seat 7: head_up 0.2 s (conf 0.80) (already left the table)",
+    ]
+    assert items[1].foreground(0).color() == Qt.GlobalColor.gray
     rect = tree.visualItemRect(items[0])
     qtbot.mouseClick(tree.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
     qtbot.waitUntil(lambda: win.model.position_ms == 9400, timeout=WAIT)
