@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.48"
+VERSION = "0.49"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -262,6 +262,22 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         # own (noisy 413: seat 2's gun, seen in part 5.1 hand lengths below seat 4's, two zones away).
         return abs(a.zone_seat - b.zone_seat) <= 1
 
+    def still_up(a: Any, b: Any) -> bool:
+        # An aimed sighting lower than a whole aimed one by more than a hand length, seen after it but
+        # sooner than a raised hand comes down (DOWN_MS), is another hand: the whole one is still held up
+        # at its peak. (Clean 2616, held out: seats 9 and 10 raised together, seat 10's gun held in front of
+        # seat 9's head was seen only in part, 120 ms before seat 9's peak and 400 ms after it, 2.9 hand
+        # lengths lower, and was taken for seat 9's hand on its way up: the night lost seat 10's shot.)
+        held, other = (a, b) if a.t <= b.t else (b, a)
+        return (
+            not held.partial
+            and held.gesture in AIMED
+            and other.gesture in AIMED
+            and 0 < other.t - held.t < DOWN_MS
+            and other.box[1] > held.box[1]
+            and apart(other, held) > HELD_APART
+        )
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
@@ -269,7 +285,12 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     raises = [
         o
         for o in raises
-        if not (o.partial and any(near(o, w, 5.5) and travelled(o, w) and beside(o, w) for w in whole))
+        if not (
+            o.partial
+            and any(
+                near(o, w, 5.5) and travelled(o, w) and beside(o, w) and not still_up(o, w) for w in whole
+            )
+        )
     ]
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
@@ -281,7 +302,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):
-            if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k):
+            if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k) and not still_up(o, k):
                 if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]) and not (
                     k.gesture not in AIMED
                     and o.t > k.t

@@ -88,8 +88,11 @@ def test_a_sighting_in_part_two_zones_away_from_a_raise_is_another_raise() -> No
     two = Observation("shot_raise", 2, 2, 69200, 0.82, "point", (642.0, 503.0, 669.0, 546.0), True)
     four = Observation("shot_raise", 4, 4, 68920, 0.45, "point", (707.0, 294.0, 731.0, 333.0), False)
     assert sorted(o.seat for o in _dedupe([two, four])) == [2, 4]
-    from_three = dataclasses.replace(two, seat=3, zone_seat=3)
+    # Seen from the neighbour's zone on its way up (280 ms before the peak, as the game's notes have it),
+    # it can be seat 4's hand. (280 ms after the peak it could not: seat 4's gun was still held up.)
+    from_three = dataclasses.replace(two, seat=3, zone_seat=3, t=68920 - 280)
     assert [o.seat for o in _dedupe([from_three, four])] == [4]
+    assert sorted(o.seat for o in _dedupe([dataclasses.replace(from_three, t=69200), four])) == [3, 4]
 
 
 def test_a_hand_seen_in_part_counts_only_if_it_aims() -> None:
@@ -157,3 +160,26 @@ def test_an_aimed_hand_coming_down_does_not_take_the_raise_seen_below_it_first()
     # Sooner after seat 8's peak than a held raise comes down (DOWN_MS), it aims for itself: it wins.
     soon = dataclasses.replace(down, t=eight.t + 400)
     assert sorted((o.seat, o.t) for o in _dedupe([ten, eight, soon])) == [(8, 101160), (9, 101560)]
+
+
+def test_a_lower_gun_seen_while_the_higher_one_is_still_held_up_is_another_hand() -> None:
+    """Held-out clean 2616, night 1: seats 9 and 10 raise together. Seat 9's gun is seen whole at its peak;
+    seat 10's, held in front of seat 9's head, only in part: 120 ms before seat 9's peak and again 400 ms
+    after it, 2.9 hand lengths lower. The first could be seat 9's hand on its way up; the second cannot be
+    seat 9's hand at all, which is held up for longer than that (a raised hand is seen coming down 600 ms
+    or more after its peak): it is seat 10's shot."""
+    nine = Observation("shot_raise", 9, 9, 68800, 0.614, "gun", (1259.0, 449.0, 1296.0, 498.0), False)
+    up = Observation("shot_raise", 9, 10, 68520, 0.595, "gun", (1198.0, 552.0, 1232.0, 598.0), True)
+    before = Observation("shot_raise", 10, 10, 68680, 0.962, "gun", (1238.0, 625.0, 1286.0, 683.0), True)
+    after = Observation("shot_raise", 10, 10, 69200, 0.732, "gun", (1253.0, 616.0, 1294.0, 675.0), True)
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, before, after])] == [(9, 68800), (10, 69200)]
+    # Without the sighting after the peak, the lower gun is the rising hand: one raise.
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, before])] == [(9, 68800)]
+    # Seen at the time a held hand comes down, or not aiming, it may be seat 9's hand coming down.
+    late = dataclasses.replace(after, t=68800 + 520)
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, before, late])] == [(9, 68800)]
+    other = dataclasses.replace(after, gesture="other")
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, before, other])] == [(9, 68800)]
+    # Within a hand length of the peak it is the same hand shifting at the top.
+    close = dataclasses.replace(after, box=(1259.0, 480.0, 1296.0, 529.0))
+    assert [(o.seat, o.t) for o in _dedupe([nine, close])] == [(9, 68800)]
