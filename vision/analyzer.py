@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.49"
+VERSION = "0.50"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -282,16 +282,31 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
     whole = [o for o in raises if not o.partial]
-    raises = [
-        o
-        for o in raises
-        if not (
-            o.partial
-            and any(
-                near(o, w, 5.5) and travelled(o, w) and beside(o, w) and not still_up(o, w) for w in whole
-            )
+
+    def rising_into(o: Any) -> Any:
+        """The whole sighting that partial ``o`` can be the rising hand of, or None."""
+        return next(
+            (w for w in whole if near(o, w, 5.5) and travelled(o, w) and beside(o, w) and not still_up(o, w)),
+            None,
         )
-    ]
+
+    into = {id(o): w for o in raises if o.partial and (w := rising_into(o)) is not None}
+    # ...but two partial sightings no one hand could have linked (farther apart than it travels in the time
+    # between them) are two hands rising: the one named for another seat than the whole sighting's is kept.
+    # (Noisy 2616, held out: seats 9 and 10 raised together; seat 9's rising hand was seen in seat 10's zone
+    # at 68.52 s and seat 10's gun, 4.1 hand lengths lower, 40 ms later; seat 10's gun was not found again.)
+    two_rising = {
+        id(b)
+        for a in raises
+        for b in raises
+        if a is not b
+        and id(a) in into
+        and into.get(id(b)) is into[id(a)]
+        and a.seat == into[id(a)].seat != b.seat
+        and apart(a, b) > HELD_APART
+        and not travelled(a, b)
+    }
+    raises = [o for o in raises if id(o) not in into or id(o) in two_rising]
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
     # seat 7's partial sighting 2.4 hand lengths and 40 ms from seat 8's held gun is another hand).

@@ -183,3 +183,26 @@ def test_a_lower_gun_seen_while_the_higher_one_is_still_held_up_is_another_hand(
     # Within a hand length of the peak it is the same hand shifting at the top.
     close = dataclasses.replace(after, box=(1259.0, 480.0, 1296.0, 529.0))
     assert [(o.seat, o.t) for o in _dedupe([nine, close])] == [(9, 68800)]
+
+
+def test_two_hands_rising_at_once_below_one_peak_are_two_raises() -> None:
+    """Held-out noisy 2616, night 1: seats 9 and 10 raise together. Seat 9's hand is seen in part in seat 10's
+    zone on its way up, seat 10's gun 40 ms later 4.1 hand lengths lower (no hand travels that fast), then
+    only seat 9's peak, whole. Each partial sighting alone could be seat 9's rising hand; together they are
+    two hands, and the one named for seat 10 is seat 10's raise."""
+    nine = Observation("shot_raise", 9, 9, 68800, 0.668, "point", (1261.0, 449.0, 1296.0, 497.0), False)
+    up = Observation("shot_raise", 9, 10, 68520, 0.823, "point", (1210.0, 560.0, 1230.0, 596.0), True)
+    ten = Observation("shot_raise", 10, 10, 68560, 0.975, "gun", (1185.0, 697.0, 1228.0, 752.0), True)
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, ten])] == [(10, 68560), (9, 68800)]
+    # Either alone is the rising hand of seat 9's raise.
+    assert [(o.seat, o.t) for o in _dedupe([nine, ten])] == [(9, 68800)]
+    assert [(o.seat, o.t) for o in _dedupe([nine, up])] == [(9, 68800)]
+    # With time for one hand to pass both places, they are one hand.
+    slow = dataclasses.replace(ten, t=68520 + 120)
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, slow])] == [(9, 68800)]
+    # Both named for seat 9: one hand seen twice, whatever the distance (no other seat to give it to).
+    same = dataclasses.replace(ten, seat=9)
+    assert [(o.seat, o.t) for o in _dedupe([nine, up, same])] == [(9, 68800)]
+    # Neither named for seat 9: which one was seat 9's hand is not known, so neither is taken for a shot.
+    eight = dataclasses.replace(up, seat=8)
+    assert [(o.seat, o.t) for o in _dedupe([nine, eight, ten])] == [(9, 68800)]
