@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.50"
+VERSION = "0.51"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -306,7 +306,19 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         and apart(a, b) > HELD_APART
         and not travelled(a, b)
     }
+    risers = [(o, into[id(o)]) for o in raises if id(o) in into and id(o) not in two_rising]
     raises = [o for o in raises if id(o) not in into or id(o) in two_rising]
+
+    def rose_elsewhere(a: Any, b: Any) -> bool:
+        # Two whole sightings, each in its own seat's zone, and the higher one's hand seen rising somewhere
+        # no one hand could link with the lower one: the lower one is another hand, held in its own zone.
+        # (Clean 2706, held out: seat 2's gun held in its zone at 98.28 s, seat 3's rising hand seen in seat
+        # 2's zone at the same moment 2.4 hand lengths away, seat 3's gun whole 280 ms later: two raises.)
+        if a.partial or b.partial or a.seat == b.seat or a.zone_seat != a.seat or b.zone_seat != b.seat:
+            return False
+        low, high = (a, b) if a.box[1] > b.box[1] else (b, a)
+        return any(w is high and apart(r, low) > HELD_APART and not travelled(r, low) for r, w in risers)
+
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
     # seat 7's partial sighting 2.4 hand lengths and 40 ms from seat 8's held gun is another hand).
@@ -317,7 +329,13 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     kept: list[Any] = []
     for o in raises:
         for i, k in enumerate(kept):
-            if near(o, k, 3.0) and travelled(o, k) and not two_held(o, k) and not still_up(o, k):
+            if (
+                near(o, k, 3.0)
+                and travelled(o, k)
+                and not two_held(o, k)
+                and not still_up(o, k)
+                and not rose_elsewhere(o, k)
+            ):
                 if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]) and not (
                     k.gesture not in AIMED
                     and o.t > k.t

@@ -206,3 +206,22 @@ def test_two_hands_rising_at_once_below_one_peak_are_two_raises() -> None:
     # Neither named for seat 9: which one was seat 9's hand is not known, so neither is taken for a shot.
     eight = dataclasses.replace(up, seat=8)
     assert [(o.seat, o.t) for o in _dedupe([nine, eight, ten])] == [(9, 68800)]
+
+
+def test_a_gun_held_in_its_own_zone_while_the_neighbours_hand_rises_elsewhere_is_a_raise() -> None:
+    """Held-out clean 2706, night 1: seat 2's gun is held in its own zone at 98.28 s; at the same moment seat
+    3's rising hand is seen in part in seat 2's zone, 2.4 hand lengths away; seat 3's gun is seen whole 280 ms
+    later, 2.8 hand lengths above seat 2's. Seen low first, seat 2's gun could have been seat 3's hand on its
+    way up, but seat 3's hand was elsewhere then: two raises."""
+    two = Observation("shot_raise", 2, 2, 98280, 0.558, "point", (633.0, 494.0, 670.0, 543.0), False)
+    rising = Observation("shot_raise", 2, 2, 98280, 0.687, "point", (710.0, 442.0, 738.0, 481.0), True)
+    three = Observation("shot_raise", 3, 3, 98560, 0.502, "point", (653.0, 378.0, 687.0, 421.0), False)
+    assert [(o.seat, o.t) for o in _dedupe([two, rising, three])] == [(2, 98280), (3, 98560)]
+    # Without the sighting of the rising hand, the lower one seen first is that hand on its way up.
+    assert [(o.seat, o.t) for o in _dedupe([two, three])] == [(3, 98560)]
+    # With time for one hand to pass both places, the rising hand may have been the lower one.
+    near_in_time = dataclasses.replace(rising, t=98280 - 200)
+    assert [(o.seat, o.t) for o in _dedupe([two, near_in_time, three])] == [(3, 98560)]
+    # A lower sighting seen in the neighbour's zone (not its own seat's) is the rising hand, as before.
+    in_three = dataclasses.replace(two, zone_seat=3)
+    assert [(o.seat, o.t) for o in _dedupe([in_three, rising, three])] == [(3, 98560)]
