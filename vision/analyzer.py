@@ -290,23 +290,23 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
             None,
         )
 
+    def two_hands(a: Any, b: Any) -> bool:
+        # Farther apart than one hand could travel in the time between the two sightings.
+        return apart(a, b) > HELD_APART and not travelled(a, b)
+
     into = {id(o): w for o in raises if o.partial and (w := rising_into(o)) is not None}
-    # ...but two partial sightings no one hand could have linked (farther apart than it travels in the time
-    # between them) are two hands rising: the one named for another seat than the whole sighting's is kept.
-    # (Noisy 2616, held out: seats 9 and 10 raised together; seat 9's rising hand was seen in seat 10's zone
-    # at 68.52 s and seat 10's gun, 4.1 hand lengths lower, 40 ms later; seat 10's gun was not found again.)
+    rising = [o for o in raises if id(o) in into]
+    # ...but two partial sightings no one hand could have linked are two hands rising: the one named for
+    # another seat than the whole sighting's is kept. (Noisy 2616, held out: seats 9 and 10 raised together;
+    # seat 9's rising hand was seen in seat 10's zone at 68.52 s and seat 10's gun, 4.1 hand lengths lower,
+    # 40 ms later; seat 10's gun was not found again.)
     two_rising = {
         id(b)
-        for a in raises
-        for b in raises
-        if a is not b
-        and id(a) in into
-        and into.get(id(b)) is into[id(a)]
-        and a.seat == into[id(a)].seat != b.seat
-        and apart(a, b) > HELD_APART
-        and not travelled(a, b)
+        for a in rising
+        for b in rising
+        if into[id(b)] is into[id(a)] and a.seat == into[id(a)].seat != b.seat and two_hands(a, b)
     }
-    risers = [(o, into[id(o)]) for o in raises if id(o) in into and id(o) not in two_rising]
+    risers = [(o, into[id(o)]) for o in rising if id(o) not in two_rising]
     raises = [o for o in raises if id(o) not in into or id(o) in two_rising]
 
     def rose_elsewhere(a: Any, b: Any) -> bool:
@@ -317,7 +317,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         if a.partial or b.partial or a.seat == b.seat or a.zone_seat != a.seat or b.zone_seat != b.seat:
             return False
         low, high = (a, b) if a.box[1] > b.box[1] else (b, a)
-        return any(w is high and apart(r, low) > HELD_APART and not travelled(r, low) for r, w in risers)
+        return any(w is high and two_hands(r, low) for r, w in risers)
 
     # Sightings within 3 hand lengths (2.5 before 0.28; noisy 503's was 2.51) are one hand seen through
     # overlapping zones, owned by the highest, if one hand could have been at both places (noisy game 501:
