@@ -104,7 +104,9 @@ class GamePanel(QWidget):
             n_item = self._item(self.tree, tr("night_n", n=nv.night), nv.from_t)
             self._item(n_item, tr("shots", shots=shots, killed=nv.killed if nv.killed else "—"), nv.from_t)
             for it in nv.items:
-                kind = term("type", it.kind, self._lang.code)
+                # head_up and shot_raise are event types; the rest are night_motion kinds
+                table = "type" if it.kind in ("head_up", "shot_raise") else "motion"
+                kind = term(table, it.kind, self._lang.code)
                 text = tr("night_item", seat=it.seat, kind=kind, dur=(it.until - it.t) / 1000, conf=it.conf)
                 item = self._item(
                     n_item, text + (f" ({tr('departed')})" if it.departed else ""), it.t, it.ref

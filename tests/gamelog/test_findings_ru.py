@@ -18,6 +18,7 @@ import gamelog
 from gamelog import events as ev
 from gamelog.bundle import load_bundle
 from gamelog.findings_ru import MESSAGES, localized, term, to_russian
+from gamelog.nights import RAISE_AT_PEEK
 from gamelog.referee import referee_bundle
 
 CALLS = {"violation": 3, "review": 2, "disagree": 1, "win": 2}
@@ -209,6 +210,9 @@ def test_single_values_of_the_referee_json_have_russian_names() -> None:
         assert latin_words(term("src", src, "ru")) == set(), src
     assert (term("team", "red", "ru"), term("team", "black", "ru")) == ("красные", "чёрные")
     assert term("type", "head_up", "ru") == "поднятая голова"
+    # The night list shows night_motion kinds by name too.
+    for kind in ("mask", "touch", "gesture", RAISE_AT_PEEK):
+        assert latin_words(term("motion", kind, "ru")) == set(), kind
     assert term("reason", "no candidates", "ru") == "нет кандидатов"
     assert term("round", "revote", "en") == "revote"
     assert term("src", "a source from a newer referee", "ru") == "a source from a newer referee"
