@@ -134,6 +134,34 @@ def test_a_raise_where_a_head_goes_down_at_the_end_of_its_peek_is_that_head() ->
     assert [e.TYPE for e in _heads_not_hands(events, LAYOUTS_9_10, SIZE)] == ["head_up", "night_motion"]
 
 
+def test_a_gun_seen_after_the_head_went_down_is_a_hand() -> None:
+    """Clean W 2815 and V 2705: the neighbour's gun held in front of the head zone 120-200 ms after the
+    night pass last saw the head up (``until``) is a hand, not the head going down; the night kept it as a
+    raise only from 0.53. The same sighting read as a gun at ``until`` or before, or read "other" or "point"
+    after it (noisy W 2812: a head going down read "other" 0.97 120 ms after ``until``), is still the head."""
+    box = (1261.1, 565.7, 1296.0, 624.8)  # in seat 9's head zone, seen from seat 10's raise zone
+
+    def kinds(gesture: str, after_fall: int) -> list[str]:
+        r = dataclasses.replace(_raise(10, 95040 + after_fall, box), gesture=gesture)
+        return [e.TYPE for e in _heads_not_hands([_peek(9, 92640, 95040), r], LAYOUTS_9_10, SIZE)]
+
+    assert kinds("gun", 120) == ["head_up", "shot_raise"]
+    assert kinds("gun", 200) == ["head_up", "shot_raise"]
+    assert kinds("gun", 0) == ["head_up", "night_motion"]
+    assert kinds("gun", -120) == ["head_up", "night_motion"]
+    assert kinds("other", 120) == ["head_up", "night_motion"]
+    assert kinds("point", 120) == ["head_up", "night_motion"]
+
+
+def test_a_gun_while_the_head_lifts_is_still_the_head() -> None:
+    """The fall's exception is the fall's only: a gun read 80 ms after the lift (noisy W 2812, seat 7's own
+    head read "gun" 0.65) is the head, however long the peek lasts."""
+    box = (1261.1, 565.7, 1296.0, 624.8)
+    r = dataclasses.replace(_raise(10, 92720, box), gesture="gun")
+    kinds = [e.TYPE for e in _heads_not_hands([_peek(9, 92640, 92700), r], LAYOUTS_9_10, SIZE)]
+    assert kinds == ["head_up", "night_motion"]
+
+
 def test_raises_a_little_further_from_a_moving_head_are_kept() -> None:
     """The neighbour's true gun over the head zone, held while the head is down (clean 1712's seat 10 at
     61.12 s) or seen PEEK_MS + 200 ms from the peek's end, and a raise 1.5 hand lengths below the head zone
