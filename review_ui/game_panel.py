@@ -16,7 +16,7 @@ from PySide6.QtCore import QPoint, Qt, Signal
 from PySide6.QtWidgets import QMenu, QSplitter, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from gamelog.findings_ru import localized, term
-from review_ui.i18n import Language, count_votes
+from review_ui.i18n import Language, count_votes, shape_name
 from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import ReviewData, RoundView
@@ -183,7 +183,7 @@ class GamePanel(QWidget):
             state = tr("in_time") if landing.delta_ms < 0 else tr("after_stop")
             voided = landing.voided
             delta = _ms(landing.delta_ms, tr("ms"))
-            text = f"{landing.seat}: {delta} {state} ({landing.gesture} {landing.conf:.2f})"
+            text = f"{landing.seat}: {delta} {state} ({shape_name(tr, landing.gesture)} {landing.conf:.2f})"
             item = self._item(r_item, text + (" ✗" if voided else ""), landing.t, landing.ref)
             item.setForeground(0, Qt.GlobalColor.darkGreen if landing.delta_ms < 0 else Qt.GlobalColor.red)
 

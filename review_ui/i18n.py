@@ -99,6 +99,16 @@ LABELS: dict[str, dict[str, str]] = {
     "round_revote": {"ru": "переголосование", "en": "revote"},
     "round_all": {"ru": "подъём всех", "en": "all"},
     "ms": {"ru": "мс", "en": "ms"},
+    # hand shapes read by the analyser (the events keep the English names: the contract)
+    "shape_thumb_up": {"ru": "палец вверх", "en": "thumb_up"},
+    "shape_fist": {"ru": "кулак", "en": "fist"},
+    "shape_point": {"ru": "указательный", "en": "point"},
+    "shape_gun": {"ru": "пистолет", "en": "gun"},
+    "shape_palm": {"ru": "ладонь", "en": "palm"},
+    "shape_other": {"ru": "другая форма", "en": "other"},
+    "shape_hand": {"ru": "рука", "en": "hand"},
+    # the overlay's tag on a raise taken for a peeking head
+    "tag_at_peek": {"ru": "{seat} {shape}? голова {head}", "en": "{seat} {shape}? head {head}"},
     "departed": {"ru": "уже покинул стол", "en": "already left the table"},
     "before_thanks": {"ru": "ДО «Спасибо»", "en": "BEFORE «Спасибо»"},
     "after_thanks": {"ru": "ПОСЛЕ «Спасибо»", "en": "AFTER «Спасибо»"},
@@ -199,6 +209,12 @@ def round_name(labels: Callable[[str], str], name: str) -> str:
     """A vote round's name (``main``, ``revote``, ``all``) through ``labels``; a name with no label as
     written (a round kind from a newer referee)."""
     return labels(f"round_{name}") if f"round_{name}" in LABELS else name
+
+
+def shape_name(labels: Callable[[str], str], shape: str) -> str:
+    """A hand shape read by the analyser (``thumb_up``, ``fist``, ...) through ``labels``; a shape with no
+    label as written (one from a newer analyser)."""
+    return labels(f"shape_{shape}") if f"shape_{shape}" in LABELS else shape
 
 
 def initial_language(settings: QSettings | None = None) -> str:

@@ -20,7 +20,7 @@ from PySide6.QtWidgets import QWidget
 from gamelog.events import HandDown, NightMotion, ShotRaise
 from gamelog.layout import point_in_polygon
 from gamelog.nights import RAISE_AT_PEEK
-from review_ui.i18n import english, round_name
+from review_ui.i18n import english, round_name, shape_name
 from review_ui.player_model import PlayerModel
 from review_ui.player_widget import format_time
 from review_ui.review_data import ReviewData, RoundView
@@ -108,7 +108,13 @@ def paint_overlays(
                 p.setPen(QPen(color, 2))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
-                _tag(p, to(x0, y0 - 4), f"{ev.seat} {ev.gesture} {ev.conf:.2f}", color, 11 * text_k)
+                _tag(
+                    p,
+                    to(x0, y0 - 4),
+                    f"{ev.seat} {shape_name(labels, ev.gesture)} {ev.conf:.2f}",
+                    color,
+                    11 * text_k,
+                )
             elif isinstance(ev, NightMotion) and ev.kind == RAISE_AT_PEEK and (box := _box(ev.extra)):
                 # A raise taken for a peeking head: not a shot, shown dashed for the judge to look at.
                 x0, y0, x1, y1 = box
@@ -118,11 +124,13 @@ def paint_overlays(
                 p.setPen(QPen(color, 2, Qt.PenStyle.DashLine))
                 p.setBrush(Qt.BrushStyle.NoBrush)
                 p.drawRect(QRectF(to(x0, y0), to(x1, y1)))
-                shape = ev.extra.get("gesture", "hand")
+                shape = shape_name(labels, str(ev.extra.get("gesture", "hand")))
                 _tag(
                     p,
                     to(x0, y0 - 4),
-                    f"{ev.seat} {shape}? head {ev.extra.get('head_of', '?')}",
+                    labels("tag_at_peek").format(
+                        seat=ev.seat, shape=shape, head=ev.extra.get("head_of", "?")
+                    ),
                     color,
                     11 * text_k,
                 )

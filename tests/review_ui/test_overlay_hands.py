@@ -13,19 +13,23 @@ from PySide6.QtWidgets import QApplication
 
 from gamelog.events import NightMotion, ShotRaise
 from gamelog.nights import RAISE_AT_PEEK
+from review_ui.i18n import LABELS, shape_name
 from review_ui.overlays import HAND_NEAR_MS, paint_overlays
 
 BOX = (40.0, 60.0, 120.0, 140.0)
 
 
-def _paint(events: list[Any], t: int, voided: frozenset[str] = frozenset()) -> QImage:
+def _paint(events: list[Any], t: int, voided: frozenset[str] = frozenset(), labels: Any = None) -> QImage:
     data: Any = SimpleNamespace(
         bundle=SimpleNamespace(events=events, layout=None), voided=set(voided), round_at=lambda t: None
     )
     img = QImage(200, 200, QImage.Format.Format_RGB32)
     img.fill(QColor(0, 0, 0))
     p = QPainter(img)
-    paint_overlays(p, lambda x, y: QPointF(x, y), data, t, ["hands"])
+    if labels is None:
+        paint_overlays(p, lambda x, y: QPointF(x, y), data, t, ["hands"])
+    else:
+        paint_overlays(p, lambda x, y: QPointF(x, y), data, t, ["hands"], labels=labels)
     p.end()
     return img
 
@@ -74,3 +78,21 @@ def test_a_voided_flag_is_grey_and_a_malformed_box_is_not_drawn(qapp: QApplicati
     assert not any(c[0] > 200 and c[2] < 80 for c in edge)
     for bad in ([40, 60, 120], ["a", 60, 120, 140], "40,60,120,140", [True, 60, 120, 140]):
         assert all(max(c) < 40 for c in _edge(_paint([_flag(72120, bad)], 72120))), bad
+
+
+def test_the_tags_read_in_the_windows_language(qapp: QApplication) -> None:
+    """The tags name the shape read, and the head a raise was taken for, through the window's labels; the
+    events keep the English names."""
+    asked: list[str] = []
+
+    def ru(key: str) -> str:
+        asked.append(key)
+        return LABELS[key]["ru"]
+
+    shot = ShotRaise(t=72120, src="vision", id="s", seat=10, gesture="gun", conf=0.9, box=BOX)
+    _paint([shot, _flag(72120, (130.0, 60.0, 190.0, 140.0))], 72120, labels=ru)
+    assert "shape_gun" in asked and "shape_point" in asked and "tag_at_peek" in asked
+    tag = LABELS["tag_at_peek"]["ru"].format(seat=10, shape=shape_name(ru, "point"), head=9)
+    assert tag == "10 указательный? голова 9"
+    assert shape_name(ru, "thumb_up") == "палец вверх"
+    assert shape_name(ru, "claw") == "claw"  # a shape from a newer analyser, as written

@@ -270,6 +270,9 @@ def test_switching_language_relabels_the_review_panels(qtbot: QtBot, window: Mai
     assert tools.game_panel.find_items("голос за №3 поставлен вместе со «Спасибо» или позже (опоздал)")
     assert not tools.game_panel.find_items(late_en)
     assert tools.game_panel.find_items("основное голосование → 3: 3 голоса (камера; ведущий: 3)")
+    # The shape read on a landing too (the events keep "thumb_up").
+    assert tools.game_panel.find_items("до «Спасибо» (палец вверх 0.90)")
+    assert not tools.game_panel.find_items("thumb_up")
     assert tools.protest_panel.file_button.text() == "Подать протест"
     assert tools.actions["next_vote"].text() == "Следующее голосование"
     assert tools.kind_combo.itemText(tools.kind_combo.findData("vote")) == "голоса"
