@@ -128,6 +128,8 @@ PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred
 # hand lengths squared, is looked at through a crop LOOK_SIDE hand lengths across (ZoneWatcher._looked_at);
 # a voting shape read there on a place at least LOOK_CLOTH_SHARE cloth before the movement is the arrival.
 LOOK_MIN_AREA, LOOK_SIDE, LOOK_CLOTH_SHARE = 0.08, 2.0, 0.7
+OWN_MOVE = 3.0  # hand lengths: a player's hand leaving its rest in the zone lands this near it (_moved_here)
+CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part is that landing (_landing_read)
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
 # Noisy video: a raise zone that settled with no hand that moved found is looked at on this many of the still
 # frames after (see ZoneWatcher._hold_look): a held gun the settle's looks missed is read on a later frame.
@@ -433,6 +435,9 @@ class ZoneWatcher:
         # the zone's edge), is no unreadable landing; on noisy video unless it is not what came (a hand
         # lying there beside the landing: _not_what_came).
         seen = self.finder.find(frame, self.seat, self.zone)
+        read = self._landing_read(seen, part, frame)
+        if read:
+            return read
         for h in seen:
             if _shared(h.box, box) > 0 and not (self._noisy() and self._not_what_came(h, part, frame)):
                 return []
@@ -454,6 +459,37 @@ class ZoneWatcher:
         self.state.unseen.append((box, cloth, owner, part))
         t = self.state.recheck_t
         return [Observation("hand_down", owner, self.seat, t, UNSEEN_CONF, "other", box)]
+
+    def _landing_read(
+        self, seen: list[HandSeen], part: npt.NDArray[np.bool_] | None, frame: npt.NDArray[np.uint8]
+    ) -> list[Observation]:
+        """Noisy video: of ``seen`` (the zone's hands now), one wholly inside the zone (EDGE_INSIDE) whose box
+        lies within the part something came to cover (CAME_SHARE of it, with a rim) on what was cloth is the
+        unreadable landing, read after all: reported as a landing of the shape read, as the look at what
+        came reports one (:meth:`_looked_at`), and followed as a hand from then on. Before 0.54 such a hand
+        vetoed the landing as a hand read there (noisy V 2711, zone 5: seat 5's re-vote landed against its
+        other hand at the zone's far edge; the settle read the two as one "palm" and took it for the rest
+        hand; the recheck read the landing "other" wholly inside, its box all within the part, and that
+        reading stopped the landing: the vote and four rounds were lost)."""
+        if part is None or not self._noisy():
+            return []
+        st = self.state
+        before, _, cloth = self._zone_pictures(frame)
+        rim = _with_rim(part)
+        for h in seen:
+            bx0, by0, bx1, by1 = self._box_px(h.box)
+            if h.inside < EDGE_INSIDE or bx1 - bx0 < 2 or by1 - by0 < 2:
+                continue
+            within = np.count_nonzero(rim[by0:by1, bx0:bx1]) / ((bx1 - bx0) * (by1 - by0))
+            if within < CAME_SHARE or not self._was_cloth(h.box, before, cloth) or self._lay_there(h, frame):
+                continue
+            hand = self._attribute(h, frame)
+            if hand.owner != self.seat and self._returning(hand.owner, st.recheck_t):
+                return []
+            st.resting = [*st.resting, hand]
+            st.placed.append(hand)
+            return [self._down(hand, st.recheck_t)]
+        return []
 
     def _both_hands_stay(
         self, box: Box, part: npt.NDArray[np.bool_] | None, seen: list[HandSeen], frame: npt.NDArray[np.uint8]
@@ -1060,7 +1096,9 @@ class ZoneWatcher:
         st.pending = None
         if arrivals and self._still is not None:
             named = [self._attribute(h, frame) for h in arrivals]
-            arrivals = _one_reach_each(arrivals, named, self.seat, self.finder)
+            given = _one_reach_each(arrivals, named, self.seat, self.finder)
+            left = [b for i, b in enumerate(before) if i not in matched_before and b.owner == self.seat]
+            arrivals = _moved_here(arrivals, given, left, self.seat, self.finder.hand_size(self.seat))
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
@@ -1561,6 +1599,31 @@ def _one_reach_each(
             if i != reach and seen[i].gesture in VOTING_SHAPES:
                 back = seen[i]
                 out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
+    return out
+
+
+def _moved_here(
+    seen: list[HandSeen], arrivals: list[HandSeen], left: list[HandSeen], zone_seat: int, size: float
+) -> list[HandSeen]:
+    """The zone's own player moved a hand within the zone: each of the player's hands that rested in the
+    zone and left it in the movement (``left``) gives back to the player the nearest arrival the arm's path
+    gave to a neighbour, if it lies within OWN_MOVE hand lengths (``size``) of where that hand rested. One
+    hand left and one came: the player's, not a neighbour's reach (noisy V 2712, zone 2: seat 2's fist lay
+    at the zone's bottom and rose into a thumb-up 1.7 hand lengths away; the grey sleeve across the cloth
+    towards seat 1 named seat 1, and seat 2's vote became seat 1's reach; analysers up to 0.53).
+    ``seen``: the hands as found, ``arrivals``: the same after attribution; as in :func:`_one_reach_each`,
+    a hand given back is the one found (the zone follows it by identity, for its lift)."""
+    out = list(arrivals)
+
+    def apart(h: HandSeen, b: HandSeen) -> float:
+        return math.hypot(h.centre[0] - b.centre[0], h.centre[1] - b.centre[1])
+
+    for b in left:
+        given = [i for i, h in enumerate(out) if h.owner != zone_seat and apart(h, b) <= OWN_MOVE * size]
+        if given:
+            i = min(given, key=lambda i: apart(out[i], b))
+            back = seen[i]
+            out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
     return out
 
 
