@@ -231,6 +231,7 @@ _GESTURE = {
     "other": "другая форма",
     "hand": "рука",
 }
+GESTURES = tuple(_GESTURE)  # the hand shapes this module names in Russian
 _SHAPE = {
     "with a palm, not a fist": "ладонью, а не кулаком",
     "with a pointing finger, not a fist": "указательным пальцем, а не кулаком",

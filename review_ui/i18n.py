@@ -12,6 +12,8 @@ from collections.abc import Callable
 
 from PySide6.QtCore import QLocale, QObject, QSettings, Signal
 
+from gamelog.findings_ru import GESTURES, term
+
 LANGUAGES = ("ru", "en")
 LANGUAGE_NAMES = {"ru": "Русский", "en": "English"}
 
@@ -99,14 +101,6 @@ LABELS: dict[str, dict[str, str]] = {
     "round_revote": {"ru": "переголосование", "en": "revote"},
     "round_all": {"ru": "подъём всех", "en": "all"},
     "ms": {"ru": "мс", "en": "ms"},
-    # hand shapes read by the analyser (the events keep the English names: the contract)
-    "shape_thumb_up": {"ru": "палец вверх", "en": "thumb_up"},
-    "shape_fist": {"ru": "кулак", "en": "fist"},
-    "shape_point": {"ru": "указательный", "en": "point"},
-    "shape_gun": {"ru": "пистолет", "en": "gun"},
-    "shape_palm": {"ru": "ладонь", "en": "palm"},
-    "shape_other": {"ru": "другая форма", "en": "other"},
-    "shape_hand": {"ru": "рука", "en": "hand"},
     # the overlay's tag on a raise taken for a peeking head
     "tag_at_peek": {"ru": "{seat} {shape}? голова {head}", "en": "{seat} {shape}? head {head}"},
     "departed": {"ru": "уже покинул стол", "en": "already left the table"},
@@ -209,6 +203,11 @@ def round_name(labels: Callable[[str], str], name: str) -> str:
     """A vote round's name (``main``, ``revote``, ``all``) through ``labels``; a name with no label as
     written (a round kind from a newer referee)."""
     return labels(f"round_{name}") if f"round_{name}" in LABELS else name
+
+
+# Hand shapes read by the analyser (the events keep the English names: the contract), in the words the
+# referee's Russian findings use for them (one table: gamelog.findings_ru).
+LABELS.update({f"shape_{g}": {"ru": term("gesture", g, "ru"), "en": g} for g in GESTURES})
 
 
 def shape_name(labels: Callable[[str], str], shape: str) -> str:

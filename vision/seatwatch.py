@@ -486,10 +486,16 @@ class ZoneWatcher:
             hand = self._attribute(h, frame)
             if hand.owner != self.seat and self._returning(hand.owner, st.recheck_t):
                 return []
-            st.resting = [*st.resting, hand]
-            st.placed.append(hand)
-            return [self._down(hand, st.recheck_t)]
+            return self._landed(hand)
         return []
+
+    def _landed(self, hand: HandSeen) -> list[Observation]:
+        """A landing found by a look after the settle (the look at what came, a reading of an unreadable
+        landing): followed as a hand placed in the zone from now on, timed when the picture became still."""
+        st = self.state
+        st.resting = [*st.resting, hand]
+        st.placed.append(hand)
+        return [self._down(hand, st.recheck_t)]
 
     def _both_hands_stay(
         self, box: Box, part: npt.NDArray[np.bool_] | None, seen: list[HandSeen], frame: npt.NDArray[np.uint8]
@@ -568,10 +574,7 @@ class ZoneWatcher:
             )
             if not found:
                 return []
-        hand = self._attribute(found[0], frame)
-        st.resting = [*st.resting, hand]
-        st.placed.append(hand)
-        return [self._down(hand, st.recheck_t)]
+        return self._landed(self._attribute(found[0], frame))
 
     def _box_px(self, box: Box) -> tuple[int, int, int, int]:
         """``box`` (frame pixels) as x0, y0, x1, y1 in the zone rectangle's pixels, clipped to it (x1, y1
@@ -1597,8 +1600,7 @@ def _one_reach_each(
             # Only a voting shape is given back: a neighbour's pointing hand read twice (the hand, and its
             # cuff as a second "palm" or "other") must not become a vote of the zone's player.
             if i != reach and seen[i].gesture in VOTING_SHAPES:
-                back = seen[i]
-                out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
+                out[i] = _given_back(seen[i], zone_seat)
     return out
 
 
@@ -1614,17 +1616,18 @@ def _moved_here(
     ``seen``: the hands as found, ``arrivals``: the same after attribution; as in :func:`_one_reach_each`,
     a hand given back is the one found (the zone follows it by identity, for its lift)."""
     out = list(arrivals)
-
-    def apart(h: HandSeen, b: HandSeen) -> float:
-        return math.hypot(h.centre[0] - b.centre[0], h.centre[1] - b.centre[1])
-
     for b in left:
-        given = [i for i, h in enumerate(out) if h.owner != zone_seat and apart(h, b) <= OWN_MOVE * size]
+        given = [i for i, h in enumerate(out) if h.owner != zone_seat and _distance(h, b) <= OWN_MOVE * size]
         if given:
-            i = min(given, key=lambda i: apart(out[i], b))
-            back = seen[i]
-            out[i] = back if back.owner == zone_seat else dataclasses.replace(back, owner=zone_seat)
+            i = min(given, key=lambda i: _distance(out[i], b))
+            out[i] = _given_back(seen[i], zone_seat)
     return out
+
+
+def _given_back(found: HandSeen, zone_seat: int) -> HandSeen:
+    """A hand the arm's path gave to a neighbour, given back to the zone's player: the very hand found when
+    the finder named the zone's player (the zone follows it by identity, for its lift)."""
+    return found if found.owner == zone_seat else dataclasses.replace(found, owner=zone_seat)
 
 
 def _area(box: Box) -> float:

@@ -93,6 +93,6 @@ def test_the_tags_read_in_the_windows_language(qapp: QApplication) -> None:
     _paint([shot, _flag(72120, (130.0, 60.0, 190.0, 140.0))], 72120, labels=ru)
     assert "shape_gun" in asked and "shape_point" in asked and "tag_at_peek" in asked
     tag = LABELS["tag_at_peek"]["ru"].format(seat=10, shape=shape_name(ru, "point"), head=9)
-    assert tag == "10 указательный? голова 9"
-    assert shape_name(ru, "thumb_up") == "палец вверх"
+    assert tag == "10 указательный палец? голова 9"
+    assert shape_name(ru, "thumb_up") == "большой палец вверх"
     assert shape_name(ru, "claw") == "claw"  # a shape from a newer analyser, as written

@@ -271,7 +271,7 @@ def test_switching_language_relabels_the_review_panels(qtbot: QtBot, window: Mai
     assert not tools.game_panel.find_items(late_en)
     assert tools.game_panel.find_items("основное голосование → 3: 3 голоса (камера; ведущий: 3)")
     # The shape read on a landing too (the events keep "thumb_up").
-    assert tools.game_panel.find_items("до «Спасибо» (палец вверх 0.90)")
+    assert tools.game_panel.find_items("до «Спасибо» (большой палец вверх 0.90)")
     assert not tools.game_panel.find_items("thumb_up")
     assert tools.protest_panel.file_button.text() == "Подать протест"
     assert tools.actions["next_vote"].text() == "Следующее голосование"
