@@ -128,6 +128,7 @@ PART_EDGE_PX = 2  # an unreadable landing's part grown by this much: the blurred
 # hand lengths squared, is looked at through a crop LOOK_SIDE hand lengths across (ZoneWatcher._looked_at);
 # a voting shape read there on a place at least LOOK_CLOTH_SHARE cloth before the movement is the arrival.
 LOOK_MIN_AREA, LOOK_SIDE, LOOK_CLOTH_SHARE = 0.08, 2.0, 0.7
+LEFT_BARED = 0.5  # share of a resting hand's place that shows the cloth again once the hand has left (_bared)
 OWN_MOVE = 3.0  # hand lengths: a player's hand leaving its rest in the zone lands this near it (_moved_here)
 CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part is that landing (_landing_read)
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
@@ -1100,7 +1101,15 @@ class ZoneWatcher:
         if arrivals and self._still is not None:
             named = [self._attribute(h, frame) for h in arrivals]
             given = _one_reach_each(arrivals, named, self.seat, self.finder)
-            left = [b for i, b in enumerate(before) if i not in matched_before and b.owner == self.seat]
+            # Only a hand whose place shows the cloth again has left: one a neighbour's reaching arm covers
+            # is still there, hidden (noisy V 2713, zone 5: seat 6's fist landed 0.8 hand lengths below seat
+            # 5's resting palm, the sleeve over it; none of the palm's place bared, and the reach became seat
+            # 5's vote; seat 2's fist that rose into a thumb-up in V 2712 bared 0.84 of its place).
+            left = [
+                b
+                for i, b in enumerate(before)
+                if i not in matched_before and b.owner == self.seat and self._bared(b, frame) >= LEFT_BARED
+            ]
             arrivals = _moved_here(arrivals, given, left, self.seat, self.finder.hand_size(self.seat))
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
@@ -1223,6 +1232,21 @@ class ZoneWatcher:
         x0, y0, x1, y1 = self.rect
         before = self._still[y0:y1, x0:x1]
         return before, frame[y0:y1, x0:x1], np.median(before[self.mask].astype(np.float32), axis=0)
+
+    def _bared(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> float:
+        """The share of ``hand``'s box, inside the zone, that showed something other than the cloth before the
+        movement and shows the cloth in ``frame``: how much of its place the hand uncovered by leaving."""
+        if self._still is None:
+            return 0.0
+        bx0, by0, bx1, by1 = self._box_px(hand.box)
+        inside = self.mask[by0:by1, bx0:bx1]
+        if bx1 - bx0 < 2 or by1 - by0 < 2 or not inside.any():
+            return 0.0
+        before, now, cloth = self._zone_pictures(frame)
+        part = np.zeros_like(self.mask)
+        part[by0:by1, bx0:bx1] = inside
+        gone = uncovered(before, now, part, cloth, UNSEEN_CLOTH_DIST)
+        return 0.0 if gone is None else gone.area / float(np.count_nonzero(inside))
 
     def _vote_left(self, vote: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
         """Noisy video: the vote ``vote``, though a hand is still read at its place, has left: a part of the

@@ -3,7 +3,9 @@
 - A hand read wholly inside what an unreadable landing covered is that landing, read after all: it no longer
   vetoes the landing (noisy V 2711, zone 5).
 - A player's hand that leaves its rest in the zone, and a hand that lands near it in the same movement: the
-  player's, whatever sleeve the arm's path saw (noisy V 2712, zone 2).
+  player's, whatever sleeve the arm's path saw (noisy V 2712, zone 2). Since 0.55 (session 20) only a hand
+  whose place shows the cloth again has left: one a neighbour's arm covers is hidden, and the neighbour's
+  reach that landed beside it stays the neighbour's (noisy V 2713, zone 5).
 
 Small synthetic frames and hand readings; the finder is a stand-in (the unit under test is the watcher's
 rule, not MediaPipe; the accuracy benchmark runs the real model on noisy renders).
@@ -13,7 +15,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import OneZoneFinder
+from tests.vision.zonefakes import BG, CLEAN, OWN, OneZoneFinder, watch_frames
+from tests.vision.zonefakes import hand as own_hand
 from vision.handfinder import HandSeen
 from vision.noise import NOISY_SIGMA, NoiseLevel
 from vision.seatwatch import OWN_MOVE, Observation, ZoneWatcher, _moved_here
@@ -112,3 +115,61 @@ def test_the_players_hand_that_left_its_rest_takes_back_the_arrival_beside_it() 
     near2 = _hand((120.0, 150.0, 130.0, 160.0), "thumb_up")
     out = _moved_here([found, near2], [named, _hand(near2.box, "thumb_up", owner=2)], left, 3, size)
     assert [h.owner for h in out] == [2, 3]
+
+
+# A neighbour's reach lands just below the player's resting palm, the sleeve across the palm (noisy V 2713).
+PALM = (120, 108, 150, 132)
+REACH = (126, 142, 150, 166)
+SLEEVE, KNUCKLES = (40, 40, 120), (200, 160, 140)
+REACHES: list[int | None] = [None] * 5 + [120, 80, 40, 10] + [0] * 30 + [40, 120] + [None] * 30
+
+
+class ReachFinder(OneZoneFinder):
+    """Reads the palm wherever it shows, the fist wherever it shows; the arm's path names seat 4 for the fist
+    (its sleeve comes in from seat 4's side)."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        out = []
+        if (frame[120, 135] == OWN).all():
+            out.append(own_hand("palm", 0.9, PALM, 1.0))
+        if (frame[154, 138] == KNUCKLES).all():
+            out.append(own_hand("fist", 0.9, REACH, 1.0))
+        return out
+
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
+        return 4 if hand.gesture == "fist" else None
+
+
+def _reach_frame(dx: int | None, *, palm: bool, sleeve: tuple[int, int, int, int]) -> np.ndarray:
+    f = np.zeros((300, 300, 3), np.uint8)
+    f[:] = BG
+    if palm:
+        x0, y0, x1, y1 = PALM
+        f[y0:y1, x0:x1] = OWN
+    if dx is not None:
+        x0, y0, x1, y1 = sleeve
+        f[y0:y1, x0 + dx : x1] = SLEEVE
+        x0, y0, x1, y1 = REACH
+        f[y0:y1, x0 + dx : x1 + dx] = KNUCKLES
+    return f
+
+
+def test_a_resting_hand_hidden_under_a_neighbours_arm_has_not_left() -> None:
+    # Failed on 0.54: the palm, hidden under the sleeve, counted as gone, and the reach landed within
+    # OWN_MOVE hand lengths of it, so it became seat 3's vote (noisy V 2713: 1 of 5 rounds right).
+    frames = [_reach_frame(dx, palm=True, sleeve=(118, 104, 300, 140)) for dx in REACHES]
+    for level in (NOISY, CLEAN):
+        obs = watch_frames(level, frames, ReachFinder())
+        assert [(o.kind, o.seat, o.zone_seat) for o in obs if o.kind == "hand_down"] == [("hand_down", 4, 3)]
+        assert not [o for o in obs if o.seat == 3]
+
+
+def test_a_resting_hand_that_bared_its_place_has_left() -> None:
+    # The palm leaves as the fist lands (its place shows the cloth), the sleeve along the fist only: the
+    # player's own move, whatever the sleeve says.
+    frames = [_reach_frame(dx, palm=i < 5, sleeve=(150, 146, 300, 162)) for i, dx in enumerate(REACHES)]
+    for level in (NOISY, CLEAN):
+        obs = watch_frames(level, frames, ReachFinder())
+        assert [(o.kind, o.seat, o.t) for o in obs] == [("hand_down", 3, 9 * 40), ("hand_up", 3, 39 * 40)]
