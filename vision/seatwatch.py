@@ -65,6 +65,7 @@ GROWN_AREA = 1.25
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
+ALONE_PAD = 0.25  # hand lengths: a small covered part this far from every hand lying in the zone came
 UNCOVERED_GONE = 0.5  # noisy video: an unreadable landing has left when this share of its part is cloth again
 FLICKER_MS = 40  # a movement this short (two changed frames at 25 fps) is a flicker (see _ZoneState.pending)
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
@@ -694,10 +695,25 @@ class ZoneWatcher:
         part = covered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
         hand = self.finder.hand_size(self.seat)
         lo, hi = NOISY_UNSEEN_MIN_AREA * hand * hand, UNSEEN_MAX_AREA * hand * hand
-        if part is None or not lo <= part.area <= hi:
+        if part is None or part.area > hi:
             return None
         bx0, by0, bx1, by1 = part.box
-        return (float(x0 + bx0), float(y0 + by0), float(x0 + bx1), float(y0 + by1)), cloth, part.mask
+        box = (float(x0 + bx0), float(y0 + by0), float(x0 + bx1), float(y0 + by1))
+        if part.area < lo and not (part.area >= UNSEEN_MIN_AREA * hand * hand and self._alone(box, hand)):
+            return None
+        return box, cloth, part.mask
+
+    def _alone(self, box: Box, hand: float) -> bool:
+        """Noisy video: ``box`` (a part something came to cover) lies more than ALONE_PAD hand lengths
+        (``hand``) from every hand that lay in the zone before the movement and from every unreadable landing
+        still there. A resting hand that shifts covers a small part beside itself (0.11-0.14 hand lengths
+        squared on the tuning games, below NOISY_UNSEEN_MIN_AREA); a part that small standing alone is
+        something that came (noisy Z 3107, zone 10: seat 10's far-side thumb-up, 0.154 of the seat's hand
+        length squared, 0.38 hand lengths from the player's resting palm, never read by the landmarker)."""
+        pad = ALONE_PAD * hand
+        grown = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
+        lying = [h.box for h in self.state.look_before] + [b for b, _, _, _ in self.state.unseen]
+        return not any(_shared(grown, b) > 0 for b in lying)
 
     def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
         """The place looks as it did when the stretch began, and something lay there then (not the bare
