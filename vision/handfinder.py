@@ -50,6 +50,14 @@ SLEEVE_MIN_AREA = 0.25
 # running down and left, away from every body (173.7° from seat 8's, 130° from seat 9's, 85° from seat
 # 10's), and its colour, 0.39 from seat 8's grey, gave seat 9's vote to seat 8 as a reach (4 rounds lost).
 SLEEVE_AWAY_DEG = 90.0
+# An arm whose colour is a blend of the cloth and the zone's own player's clothes (within SLEEVE_BLEND RGB of
+# the line between them, SLEEVE_BLEND_MIX of the way from the cloth at least) is the rim of the player's own
+# sleeve over the cloth, whatever neighbour its colour comes near. Noisy Z 3109, zone 8 at 58.88 s: seat 8's
+# thumb-up came with its maroon sleeve where the same sleeve lay before, so only the sleeve's lower rim
+# changed; that rim, (50, 72, 50), lay 6 RGB from the line from the cloth (29, 89, 55) to seat 8's clothes
+# (120, 36, 45), a quarter of the way, and 0.16 from seat 9's dark green (64, 93, 67; 26 RGB from the line),
+# so the vote became seat 9's reach (2 rounds lost).
+SLEEVE_BLEND, SLEEVE_BLEND_MIX = 12.0, 0.1
 # The hand is taken at least this much of the zone's hand length across: on noisy video the landmarker can
 # box only part of a fist (noisy 1007: 8 × 11 px of a 47-px hand), and the rest of the fist, beyond the box,
 # counted as the arm; its skin matched a beige-clad neighbour. Vote fists box at 0.5-0.7 hand lengths.
@@ -111,6 +119,23 @@ def _colour_distance(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> 
     sa, sb = float(a.sum()) + 10.0, float(b.sum()) + 10.0
     chroma = float(np.linalg.norm((a + 10.0 / 3) / sa - (b + 10.0 / 3) / sb))
     return 3.0 * chroma + 0.5 * abs(math.log(sa / sb))
+
+
+def _on_blend(
+    colour: npt.NDArray[np.float64], cloth: npt.NDArray[np.float64], clothes: npt.NDArray[np.float64]
+) -> bool:
+    """``colour`` (RGB) lies within SLEEVE_BLEND of the line from ``cloth`` to ``clothes``, at least
+    SLEEVE_BLEND_MIX of the way from either end: what the rim of a sleeve of ``clothes`` over the cloth
+    looks like on a blurred picture."""
+    a, b, c = (np.asarray(v, np.float64) for v in (cloth, clothes, colour))
+    d = b - a
+    span = float(d @ d)
+    if span < SLEEVE_BLEND**2:
+        return False  # clothes of the cloth's colour: no blend to tell
+    k = float((c - a) @ d) / span
+    if not SLEEVE_BLEND_MIX <= k <= 1.0 - SLEEVE_BLEND_MIX:
+        return False
+    return float(np.linalg.norm(c - (a + k * d))) <= SLEEVE_BLEND
 
 
 def _padded_box(
@@ -360,14 +385,19 @@ class HandFinder:
         arm_px: npt.NDArray[np.float64],
         zone_seat: int,
         seats: tuple[int, ...],
+        cloth: npt.NDArray[np.float64] | None = None,
     ) -> int | None:
         """Whose sleeve the arm is: players' sleeves are the colour of their clothes. The arm's colour
         (the pixels along it, after the movement) must match one neighbour's torso clearly and the zone's
-        own player's clearly not; players dressed alike (or bare arms) leave it undecided (None)."""
+        own player's clearly not; players dressed alike (or bare arms) leave it undecided (None). Given the
+        ``cloth``'s colour, an arm coloured as a blend of the cloth and the zone player's clothes is that
+        player's sleeve's rim (SLEEVE_BLEND): no neighbour, nor any colour for the direction to go by."""
         if len(arm_px) < 8 or zone_seat not in seats:
             return None
         xs, ys = arm_px[:, 0].astype(np.int64), arm_px[:, 1].astype(np.int64)
         arm = np.median(after[ys, xs].astype(np.float64), axis=0)
+        if cloth is not None and _on_blend(arm, cloth, self.clothing(before, zone_seat)):
+            return None
         dist = {s: _colour_distance(arm, self.clothing(before, s)) for s in seats}
         own = dist[zone_seat]
         others = {s: d for s, d in dist.items() if s != zone_seat}
@@ -481,7 +511,7 @@ class HandFinder:
         self.last_arm_angles = angles
         self.last_sleeve_dist = {}
         if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
-            by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles))
+            by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles), cloth)
         if by_colour is not None:
             if angles[by_colour] > SLEEVE_AWAY_DEG:
                 return None  # what changed beyond the hand runs away from that body: not its arm
