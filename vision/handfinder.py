@@ -51,8 +51,9 @@ SLEEVE_MIN_AREA = 0.25
 # 10's), and its colour, 0.39 from seat 8's grey, gave seat 9's vote to seat 8 as a reach (4 rounds lost).
 SLEEVE_AWAY_DEG = 90.0
 # An arm whose colour is a blend of the cloth and the zone's own player's clothes (within SLEEVE_BLEND RGB of
-# the line between them, SLEEVE_BLEND_MIX of the way from the cloth at least) is the rim of the player's own
-# sleeve over the cloth, whatever neighbour its colour comes near. Noisy Z 3109, zone 8 at 58.88 s: seat 8's
+# the line between them, at least SLEEVE_BLEND_MIX of the way from either end) is the rim of the player's own
+# sleeve over the cloth, whatever neighbour its colour comes near, unless a neighbour's clothes lie within
+# twice SLEEVE_BLEND of that line themselves. Noisy Z 3109, zone 8 at 58.88 s: seat 8's
 # thumb-up came with its maroon sleeve where the same sleeve lay before, so only the sleeve's lower rim
 # changed; that rim, (50, 72, 50), lay 6 RGB from the line from the cloth (29, 89, 55) to seat 8's clothes
 # (120, 36, 45), a quarter of the way, and 0.16 from seat 9's dark green (64, 93, 67; 26 RGB from the line),
@@ -127,15 +128,22 @@ def _on_blend(
     """``colour`` (RGB) lies within SLEEVE_BLEND of the line from ``cloth`` to ``clothes``, at least
     SLEEVE_BLEND_MIX of the way from either end: what the rim of a sleeve of ``clothes`` over the cloth
     looks like on a blurred picture."""
+    k, d = _off_blend(colour, cloth, clothes)
+    return SLEEVE_BLEND_MIX <= k <= 1.0 - SLEEVE_BLEND_MIX and d <= SLEEVE_BLEND
+
+
+def _off_blend(
+    colour: npt.NDArray[np.float64], cloth: npt.NDArray[np.float64], clothes: npt.NDArray[np.float64]
+) -> tuple[float, float]:
+    """Where ``colour`` (RGB) lies along the line from ``cloth`` (0) to ``clothes`` (1), and how far from
+    the segment between them (RGB). Clothes of the cloth's own colour have no blend: (0, inf)."""
     a, b, c = (np.asarray(v, np.float64) for v in (cloth, clothes, colour))
     d = b - a
     span = float(d @ d)
     if span < SLEEVE_BLEND**2:
-        return False  # clothes of the cloth's colour: no blend to tell
+        return 0.0, math.inf
     k = float((c - a) @ d) / span
-    if not SLEEVE_BLEND_MIX <= k <= 1.0 - SLEEVE_BLEND_MIX:
-        return False
-    return float(np.linalg.norm(c - (a + k * d))) <= SLEEVE_BLEND
+    return k, float(np.linalg.norm(c - (a + float(np.clip(k, 0.0, 1.0)) * d)))
 
 
 def _padded_box(
@@ -396,8 +404,14 @@ class HandFinder:
             return None
         xs, ys = arm_px[:, 0].astype(np.int64), arm_px[:, 1].astype(np.int64)
         arm = np.median(after[ys, xs].astype(np.float64), axis=0)
-        if cloth is not None and _on_blend(arm, cloth, self.clothing(before, zone_seat)):
-            return None
+        if cloth is not None:
+            own_clothes = self.clothing(before, zone_seat)
+            # ...unless a neighbour's clothes are such a blend themselves: then the colour cannot tell.
+            blends = [
+                _off_blend(self.clothing(before, s), cloth, own_clothes)[1] for s in seats if s != zone_seat
+            ]
+            if _on_blend(arm, cloth, own_clothes) and all(d > 2 * SLEEVE_BLEND for d in blends):
+                return None
         dist = {s: _colour_distance(arm, self.clothing(before, s)) for s in seats}
         own = dist[zone_seat]
         others = {s: d for s, d in dist.items() if s != zone_seat}

@@ -179,6 +179,25 @@ def uncovered_share(
     return float(np.mean(np.linalg.norm(n - np.asarray(cloth, np.float32).reshape(1, 3), axis=1) <= dist))
 
 
+def bared_share(
+    before: npt.NDArray[np.uint8],
+    now: npt.NDArray[np.uint8],
+    part: npt.NDArray[np.bool_],
+    cloth: npt.NDArray[np.float32],
+    dist: float,
+) -> float:
+    """Of the pixels of ``part`` (H×W bool) that showed something other than the cloth in ``before`` (H×W×3
+    RGB), the share that shows the cloth in ``now`` and has changed, after the same small blur as
+    :func:`covered`; every such pixel counts, joined or not. 0 when none showed anything but the cloth."""
+    b, n = _blurred(before, now, part)
+    cloth = np.asarray(cloth, np.float32).reshape(1, 1, 3)
+    was = (np.linalg.norm(b - cloth, axis=2) > dist) & part
+    if not was.any():
+        return 0.0
+    hit = was & (np.linalg.norm(n - cloth, axis=2) <= dist) & (np.linalg.norm(n - b, axis=2) > dist)
+    return float(np.count_nonzero(hit)) / float(np.count_nonzero(was))
+
+
 def uncovered(
     before: npt.NDArray[np.uint8],
     now: npt.NDArray[np.uint8],

@@ -31,6 +31,7 @@ from vision.handfinder import HandFinder, HandSeen, _padded_box
 from vision.noise import (
     NOISY_UNSEEN_MIN_AREA,
     NoiseLevel,
+    bared_share,
     covered,
     denoised,
     measure,
@@ -65,7 +66,9 @@ GROWN_AREA = 1.25
 UNSEEN_MIN_AREA, UNSEEN_MAX_AREA = 0.12, 4.0
 UNSEEN_CLOTH_DIST = 40.0  # RGB distance from the cloth's colour
 UNSEEN_CONF = 0.3
-ALONE_PAD = 0.25  # hand lengths: a small covered part this far from every hand lying in the zone came
+# A small covered part (below NOISY_UNSEEN_MIN_AREA) is a landing when nothing lay within ALONE_PAD hand
+# lengths of it and that much of its surroundings was cloth (_alone)
+ALONE_PAD, ALONE_CLOTH_SHARE = 0.25, 0.9
 UNCOVERED_GONE = 0.5  # noisy video: an unreadable landing has left when this share of its part is cloth again
 FLICKER_MS = 40  # a movement this short (two changed frames at 25 fps) is a flicker (see _ZoneState.pending)
 RETURN_MS = 2500  # a hand coming back to rest this soon after a lift is the lift's end
@@ -593,13 +596,18 @@ class ZoneWatcher:
     def _was_cloth(self, box: Box, before: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32]) -> bool:
         """At least LOOK_CLOTH_SHARE of the zone inside ``box`` showed the cloth in ``before`` (the zone's
         rectangle before the movement): a hand came to lie there, rather than one lying there shifted."""
+        return self._cloth_share(box, before, cloth) >= LOOK_CLOTH_SHARE
+
+    def _cloth_share(self, box: Box, before: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32]) -> float:
+        """The share of the zone inside ``box`` (frame pixels) that shows the cloth in ``before`` (the zone's
+        rectangle); 0 when the box holds none of the zone."""
         bx0, by0, bx1, by1 = self._box_px(box)
         inside = self.mask[by0:by1, bx0:bx1]
         if bx1 - bx0 < 2 or by1 - by0 < 2 or not inside.any():
-            return False
+            return 0.0
         b = cv2.blur(np.ascontiguousarray(before), (3, 3)).astype(np.float32)[by0:by1, bx0:bx1][inside]
         near = np.linalg.norm(b - np.asarray(cloth, np.float32).reshape(1, 3), axis=1) <= UNSEEN_CLOTH_DIST
-        return float(np.mean(near)) >= LOOK_CLOTH_SHARE
+        return float(np.mean(near))
 
     def _not_what_came(
         self, hand: HandSeen, part: npt.NDArray[np.bool_] | None, frame: npt.NDArray[np.uint8]
@@ -699,21 +707,30 @@ class ZoneWatcher:
             return None
         bx0, by0, bx1, by1 = part.box
         box = (float(x0 + bx0), float(y0 + by0), float(x0 + bx1), float(y0 + by1))
-        if part.area < lo and not (part.area >= UNSEEN_MIN_AREA * hand * hand and self._alone(box, hand)):
+        if part.area < lo and not (
+            part.area >= UNSEEN_MIN_AREA * hand * hand and self._alone(box, hand, before, cloth)
+        ):
             return None
         return box, cloth, part.mask
 
-    def _alone(self, box: Box, hand: float) -> bool:
-        """Noisy video: ``box`` (a part something came to cover) lies more than ALONE_PAD hand lengths
-        (``hand``) from every hand that lay in the zone before the movement and from every unreadable landing
-        still there. A resting hand that shifts covers a small part beside itself (0.11-0.14 hand lengths
-        squared on the tuning games, below NOISY_UNSEEN_MIN_AREA); a part that small standing alone is
-        something that came (noisy Z 3107, zone 10: seat 10's far-side thumb-up, 0.154 of the seat's hand
-        length squared, 0.38 hand lengths from the player's resting palm, never read by the landmarker)."""
+    def _alone(
+        self, box: Box, hand: float, before: npt.NDArray[np.uint8], cloth: npt.NDArray[np.float32]
+    ) -> bool:
+        """Noisy video: ``box`` (a part something came to cover), grown by ALONE_PAD hand lengths (``hand``),
+        shares nothing with any hand lying in the zone or at its edge, read before the movement or since, or
+        with an unreadable landing still there; and at least ALONE_CLOTH_SHARE of it showed the cloth before
+        the movement (``before``: the zone's rectangle), so no hand the landmarker never read lay beside it.
+        A resting hand that shifts covers a small part beside itself (0.11-0.14 hand lengths squared on the
+        tuning games, below NOISY_UNSEEN_MIN_AREA); a part that small standing alone on the cloth is something
+        that came (noisy Z 3107, zone 10: seat 10's far-side thumb-up, 0.154 of the seat's hand length
+        squared, 0.38 hand lengths from the player's resting palm, never read by the landmarker)."""
+        st = self.state
         pad = ALONE_PAD * hand
         grown = (box[0] - pad, box[1] - pad, box[2] + pad, box[3] + pad)
-        lying = [h.box for h in self.state.look_before] + [b for b, _, _, _ in self.state.unseen]
-        return not any(_shared(grown, b) > 0 for b in lying)
+        lying = [h.box for h in (*st.look_before, *st.resting, *st.edge)] + [b for b, _, _, _ in st.unseen]
+        if any(_shared(grown, b) > 0 for b in lying):
+            return False
+        return self._cloth_share(grown, before, cloth) >= ALONE_CLOTH_SHARE
 
     def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
         """The place looks as it did when the stretch began, and something lay there then (not the bare
@@ -1250,8 +1267,9 @@ class ZoneWatcher:
         return before, frame[y0:y1, x0:x1], np.median(before[self.mask].astype(np.float32), axis=0)
 
     def _bared(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> float:
-        """The share of ``hand``'s box, inside the zone, that showed something other than the cloth before the
-        movement and shows the cloth in ``frame``: how much of its place the hand uncovered by leaving."""
+        """Of the pixels of ``hand``'s box, inside the zone, that showed something other than the cloth before
+        the movement, the share that shows the cloth in ``frame`` (:func:`vision.noise.bared_share`): how much
+        of what lay there the hand uncovered by leaving. 0 when nothing but cloth lay in the box."""
         if self._still is None:
             return 0.0
         bx0, by0, bx1, by1 = self._box_px(hand.box)
@@ -1261,8 +1279,7 @@ class ZoneWatcher:
         before, now, cloth = self._zone_pictures(frame)
         part = np.zeros_like(self.mask)
         part[by0:by1, bx0:bx1] = inside
-        gone = uncovered(before, now, part, cloth, UNSEEN_CLOTH_DIST)
-        return 0.0 if gone is None else gone.area / float(np.count_nonzero(inside))
+        return bared_share(before, now, part, cloth, UNSEEN_CLOTH_DIST)
 
     def _vote_left(self, vote: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
         """Noisy video: the vote ``vote``, though a hand is still read at its place, has left: a part of the

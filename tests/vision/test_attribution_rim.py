@@ -22,12 +22,15 @@ MAROON, DARK_GREEN = (120, 36, 45), (64, 93, 67)  # seats 8 and 9 there; here se
 RIM = (50, 72, 50)  # the changed rim of seat 8's sleeve, as measured
 
 
-def _pictures(arm: tuple[int, int, int]) -> tuple[np.ndarray, np.ndarray]:
+def _pictures(
+    arm: tuple[int, int, int],
+    clothes: tuple[tuple[int, int, int], tuple[int, int, int]] = (MAROON, DARK_GREEN),
+) -> tuple[np.ndarray, np.ndarray]:
     """Before and after a fist landed in seat 1's zone, an arm of colour ``arm`` running from it towards
-    seat 2's body."""
+    seat 2's body; ``clothes``: seat 1's and seat 2's."""
     before = np.full((360, 400, 3), CLOTH, np.uint8)
-    cv2.rectangle(before, (35, 290), (85, 340), MAROON, -1)  # seat 1's torso
-    cv2.rectangle(before, (335, 290), (385, 340), DARK_GREEN, -1)  # seat 2's torso
+    cv2.rectangle(before, (35, 290), (85, 340), clothes[0], -1)  # seat 1's torso
+    cv2.rectangle(before, (335, 290), (385, 340), clothes[1], -1)  # seat 2's torso
     after = before.copy()
     cv2.rectangle(after, (138, 178), (162, 202), SKIN, -1)
     cv2.line(after, (160, 200), (300, 280), arm, 12)
@@ -55,4 +58,13 @@ def test_the_rim_of_the_players_own_sleeve_leaves_the_hand_to_the_player() -> No
 @pytest.mark.parametrize("arm", [DARK_GREEN, (60, 90, 64)])
 def test_the_neighbours_own_sleeve_still_names_the_neighbour(arm: tuple[int, int, int]) -> None:
     before, after = _pictures(arm)
+    assert _finder().arm_owner(before, after, _hand(), 1, before) == 2
+
+
+def test_a_neighbour_dressed_in_a_blend_is_still_named_by_the_sleeve() -> None:
+    # Seat 1 in black, seat 2 in a dark green that lies on the line from the cloth to black itself: the
+    # blend says nothing, and seat 2's sleeve names seat 2 as before.
+    black, dark_green = (20, 20, 22), (26, 60, 40)
+    assert _on_blend(np.array(dark_green, float), np.array(CLOTH, float), np.array(black, float))
+    before, after = _pictures(dark_green, (black, dark_green))
     assert _finder().arm_owner(before, after, _hand(), 1, before) == 2

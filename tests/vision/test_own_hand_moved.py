@@ -18,7 +18,7 @@ import numpy as np
 from tests.vision.zonefakes import BG, CLEAN, OWN, OneZoneFinder, watch_frames
 from tests.vision.zonefakes import hand as own_hand
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel
+from vision.noise import NOISY_SIGMA, NoiseLevel, bared_share
 from vision.seatwatch import OWN_MOVE, Observation, ZoneWatcher, _moved_here
 
 NOISY = NoiseLevel(2 * NOISY_SIGMA)
@@ -173,3 +173,24 @@ def test_a_resting_hand_that_bared_its_place_has_left() -> None:
     for level in (NOISY, CLEAN):
         obs = watch_frames(level, frames, ReachFinder())
         assert [(o.kind, o.seat, o.t) for o in obs] == [("hand_down", 3, 9 * 40), ("hand_up", 3, 39 * 40)]
+
+
+def test_bared_share_counts_what_lay_there_not_the_box() -> None:
+    # A thin hand (a point, an L) fills little of its box: the share is of what lay there, and every piece of
+    # it counts, joined or not (a cuff left lying across the place splits it in two).
+    before = np.zeros((60, 60, 3), np.uint8)
+    before[:] = CLOTH
+    before[10:50, 10:18] = (200, 150, 120)  # the finger, 8 px wide
+    before[42:50, 18:40] = (200, 150, 120)  # the foot of the L
+    now = before.copy()
+    now[10:50, 10:18] = CLOTH
+    now[42:50, 18:40] = CLOTH
+    now[28:32, 10:18] = (200, 150, 120)  # a strip left across the finger
+    box = np.zeros((60, 60), bool)
+    box[8:52, 8:42] = True
+    share = bared_share(before, now, box, np.array(CLOTH, np.float32), 40.0)
+    assert 0.85 <= share < 1.0
+    # Nothing but cloth lay there: nothing to bare.
+    assert (
+        bared_share(now * 0 + np.array(CLOTH, np.uint8), now, box, np.array(CLOTH, np.float32), 40.0) == 0.0
+    )

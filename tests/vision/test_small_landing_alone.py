@@ -12,6 +12,7 @@ Small synthetic frames; the finder is a stand-in (the unit under test is the wat
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.vision.zonefakes import BG, NOISY, OWN, OneZoneFinder, hand, watch_frames
 from vision.handfinder import HandSeen
@@ -25,10 +26,16 @@ SMALL, TINY = (8, 11), (6, 8)  # parts' sides (px)
 
 
 class PalmFinder(OneZoneFinder):
-    """Reads the resting palm wherever it shows; never the small landing."""
+    """Reads the resting palm wherever it shows (``inside``: the share of its landmarks in the zone), or
+    never (``reads`` False); never the small landing."""
+
+    def __init__(self, *, reads: bool = True, inside: float = 1.0) -> None:
+        self.reads, self.inside = reads, inside
 
     def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
-        return [hand("palm", 0.9, PALM, 1.0)] if (frame[115, 125] == OWN).all() else []
+        if not self.reads or not (frame[115, 125] == OWN).all():
+            return []
+        return [hand("palm", 0.9, PALM, self.inside)]
 
 
 def _frames(x: int, y: int, w: int, h: int) -> list[np.ndarray]:
@@ -70,11 +77,17 @@ def test_a_small_part_alone_is_an_unreadable_landing() -> None:
     assert [o.kind for o in obs] == ["hand_down", "hand_up"]  # and it is seen to leave
 
 
-def test_the_same_part_beside_a_resting_hand_is_no_landing() -> None:
+@pytest.mark.parametrize(
+    "finder",
+    [PalmFinder(), PalmFinder(inside=0.6), PalmFinder(reads=False)],
+    ids=["read", "read-at-the-edge", "never-read"],
+)
+def test_the_same_part_beside_a_resting_hand_is_no_landing(finder: PalmFinder) -> None:
     # 5 px (a sixth of a hand length) from the palm, within ALONE_PAD: it may be the palm shifting. Nothing,
-    # as before.
+    # as before, whether the palm is read in the zone, read at its edge (mostly outside it), or never read
+    # (then the cloth around the part tells: the palm lay there).
     assert ALONE_PAD * HAND > 5
-    obs = watch_frames(NOISY, _frames(PALM[2] + 5, 110, *SMALL), PalmFinder())
+    obs = watch_frames(NOISY, _frames(PALM[2] + 5, 110, *SMALL), finder)
     assert [o for o in obs if o.kind == "hand_down"] == []
 
 
