@@ -404,15 +404,19 @@ class HandFinder:
             return None
         xs, ys = arm_px[:, 0].astype(np.int64), arm_px[:, 1].astype(np.int64)
         arm = np.median(after[ys, xs].astype(np.float64), axis=0)
-        if cloth is not None:
-            own_clothes = self.clothing(before, zone_seat)
-            # ...unless a neighbour's clothes are such a blend themselves: then the colour cannot tell.
-            blends = [
-                _off_blend(self.clothing(before, s), cloth, own_clothes)[1] for s in seats if s != zone_seat
-            ]
-            if _on_blend(arm, cloth, own_clothes) and all(d > 2 * SLEEVE_BLEND for d in blends):
-                return None
-        dist = {s: _colour_distance(arm, self.clothing(before, s)) for s in seats}
+        clothes = {s: self.clothing(before, s) for s in seats}
+        # ...unless a neighbour's clothes are such a blend themselves: then the colour cannot tell.
+        if (
+            cloth is not None
+            and _on_blend(arm, cloth, clothes[zone_seat])
+            and all(
+                _off_blend(c, cloth, clothes[zone_seat])[1] > 2 * SLEEVE_BLEND
+                for s, c in clothes.items()
+                if s != zone_seat
+            )
+        ):
+            return None
+        dist = {s: _colour_distance(arm, c) for s, c in clothes.items()}
         own = dist[zone_seat]
         others = {s: d for s, d in dist.items() if s != zone_seat}
         if not others:
