@@ -175,6 +175,12 @@ MESSAGES: tuple[tuple[str, str], ...] = (
         "vote for {} placed with or after Спасибо (late)",
         "голос за {0:cand} поставлен вместе со «Спасибо» или позже (опоздал)",
     ),
+    (
+        "vote for {}: the hand was first seen down {} ms {} Спасибо, within one video frame: the camera "
+        "cannot tell whether it was in time ({})",
+        "голосование за {0:cand}: рука впервые видна на столе {2:side_pre} {1} мс {2:side} «Спасибо», в "
+        "пределах одного кадра: по видео не понять, успел ли игрок (по правилу: {3:ruled})",
+    ),
     ("voted for {} {}", "проголосовал за {0:cand} {1:shape}"),
     (
         "vote for {} seen with low confidence {} (counted)",
@@ -283,6 +289,9 @@ _ROLE_GEN = {"Don": "дона", "Sheriff": "шерифа"}
 _PENALTY = {"removal": "удаление", "a remark": "замечание", "a foul": "фол"}
 _REASON = {"no candidates": "нет кандидатов", "no reason given": "причина не указана"}
 _TEAM = {"red": "красные", "black": "чёрные"}
+_SIDE = {"before": "до", "after": "после"}
+_SIDE_PRE = {"before": "за", "after": "через"}
+_RULED = {"counted": "засчитан", "late": "опоздал"}
 
 
 def _cand(v: str) -> str:
@@ -342,6 +351,9 @@ _READERS: dict[str, Callable[[str], str]] = {
     "role": _table(_ROLE),
     "role_gen": _table(_ROLE_GEN),
     "penalty": _table(_PENALTY),
+    "side": _table(_SIDE),
+    "side_pre": _table(_SIDE_PRE),
+    "ruled": _table(_RULED),
     "reason": _table(_REASON),
     "team": _table(_TEAM),
 }

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gamelog.events import HandDown, HandUp, Vote
 from gamelog.findings import Findings
 from gamelog.fusion import (
+    CLOSE_CALL_MS,
     VOTING_GESTURES,
     HandVote,
     VisionReading,
@@ -104,6 +105,8 @@ def _window_votes(
     if not chosen:
         reading = _touches_the_host_did_not_count(ctx, w, reading, eligible)
     _flag_hands(ctx, w, reading.votes, vision_decides=not chosen)
+    if not chosen:
+        _close_calls(ctx, w, reading, seats)
     votes: dict[int, int] = {}
     if chosen:
         source = "judge" if judge else "host"
@@ -201,6 +204,26 @@ def _flag_hands(
         ctx.findings.violation(u.t, seat, clause, what, u.id)
         if not ctx.fouled_since(seat, u.t):
             ctx.findings.review(u.t, seat, what, u.id)
+
+
+def _close_calls(ctx: VoteContext, w: VoteWindow, reading: VisionReading, seats: frozenset[int]) -> None:
+    """Vision's votes and late hands that landed within CLOSE_CALL_MS of the spoken "Спасибо": listed for
+    the judge, with how vision ruled them (by the keystroke the camera is never this close to the line)."""
+    if w.onset is None or w.close_t == w.keystroke_t:
+        return
+    landed = [(s, hv.down, "counted") for s, hv in reading.votes.items()]
+    landed += [(s, d, "late") for s, d in reading.late.items()]
+    for seat, down, ruled in sorted(landed, key=lambda x: x[0]):
+        dt = down.t - w.close_t
+        if seat in seats and abs(dt) < CLOSE_CALL_MS:
+            ctx.findings.review(
+                down.t,
+                seat,
+                f"vote for {_cand(w.candidate)}: the hand was first seen down {abs(dt)} ms "
+                f"{'before' if dt < 0 else 'after'} Спасибо, within one video frame: the camera cannot tell "
+                f"whether it was in time ({ruled})",
+                down.id,
+            )
 
 
 def _timing(

@@ -106,6 +106,9 @@ SAMPLES = {
     "whose": "seat 10's at 72.12 s, seat 3's at 73.00 s",
     "shots": "none",
     "ordinal": "4th",
+    "side": "before",
+    "side_pre": "before",
+    "ruled": "late",
 }
 
 

@@ -461,3 +461,35 @@ def test_what_the_host_count_does_not_set_aside(kw: dict[str, object], why: str)
     state, _ = touch_then_fist(fist_in="none", **{"host_count": 1, **kw})  # type: ignore[arg-type]
     assert 3 in votes(state)[0]["voters"], why
     assert touches(state) == [], why
+
+
+@pytest.mark.parametrize(
+    ("offset", "listed", "ruled"),
+    [(1730, True, "counted"), (1770, True, "late"), (1700, False, None), (1795, False, None)],
+)
+def test_hand_within_a_frame_of_the_spoken_spasibo_is_listed_for_review(
+    offset: int, listed: bool, ruled: str | None
+) -> None:
+    """A hand first seen down within one video frame (CLOSE_CALL_MS) of the spoken "Спасибо" may have
+    touched the table on either side of it: vision rules it by the strict rule and lists it for the judge;
+    40 ms or more away it is not listed. (Onset at 1750 ms after the call.)"""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 2: offset}, onset=250)
+    g.hands(9, {5: 300})
+    state = g.json()
+    v4 = votes(state)[0]
+    close = [r for r in state["needs_review"] if "within one video frame" in r["what"]]
+    assert [(r["seat"], r["what"].endswith(f"({ruled})")) for r in close] == ([(2, True)] if listed else [])
+    assert (2 in v4["voters"]) is (offset < 1750)
+    assert (2 in v4["late"]) is (offset >= 1750)
+
+
+def test_close_call_is_not_listed_when_the_host_counted() -> None:
+    """The host's count decides the window: the camera's close call is not the ruling, so it is not listed."""
+    g = day_with_two_candidates()
+    g.hands(4, {1: 300, 2: 1730}, onset=250)
+    g.add("vote", t=g.t - 2500, seat=1, candidate=4)
+    g.hands(9, {5: 300})
+    state = g.json()
+    assert votes(state)[0]["source"] == "host"
+    assert not [r for r in state["needs_review"] if "within one video frame" in r["what"]]
