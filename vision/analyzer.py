@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.58"
+VERSION = "0.59"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -397,6 +397,12 @@ HEAD_REACH = 1.0
 # taken after ``until`` were read "other" (+120 ms) and "point"; every head read as a gun was lifting (noisy
 # W 2812, +80 ms after the lift; clean 1712, 40 ms before it).
 FALL_GUN = "gun"
+# ...and so is a confident "point" then (FALL_POINT_CONF sure). Blind noisy AA 3202 and BB 3301 lost their
+# nights to it: the neighbour's gun held in front of the head zone read "point" 0.69 80 ms after ``until``
+# (3202, seat 10 over seat 9's head) and 0.83 360 ms after it (3301, seat 9 over seat 8's). The heads read
+# "point" that are known were less sure: 0.49 at ``until`` (noisy 1710), 0.32 40 ms before it (noisy 1405),
+# 0.55 lifting (BB 3307).
+FALL_POINT_CONF = 0.6
 # A seat's own raise is held above its head, in the raise zone over its head zone; a "raise" by that seat
 # centred inside its own head zone while that head lifts or goes down is the head itself (noisy 1809: seat 8's
 # head lifting, read as seat 8's "palm" 0.90 through seat 9's raise zone 120 ms after seat 8's head_up,
@@ -449,13 +455,19 @@ def _head_of(
         return None
     for h in heads:
         lifting = -HEAD_LEAD_MS <= r.t - h.t <= PEEK_MS
-        falling = abs(r.t - h.until) <= PEEK_MS and not (r.t > h.until and r.gesture == FALL_GUN)
+        falling = abs(r.t - h.until) <= PEEK_MS and not (r.t > h.until and _a_hand_after_the_fall(r))
         if not lifting and not falling:
             continue
         zone = zone_of(h.seat, r.t)
         if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
             return h.seat
     return None
+
+
+def _a_hand_after_the_fall(r: Any) -> bool:
+    """Whether raise ``r``, seen after the neighbour's head was last seen up, reads as a hand: a gun, or a
+    point FALL_POINT_CONF sure (see FALL_GUN)."""
+    return bool(r.gesture == FALL_GUN or (r.gesture == "point" and r.conf >= FALL_POINT_CONF))
 
 
 def _raise_at_peek(r: Any, head: int, coarse: bool) -> NightMotion:

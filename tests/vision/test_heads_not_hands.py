@@ -150,7 +150,29 @@ def test_a_gun_seen_after_the_head_went_down_is_a_hand() -> None:
     assert kinds("gun", 0) == ["head_up", "night_motion"]
     assert kinds("gun", -120) == ["head_up", "night_motion"]
     assert kinds("other", 120) == ["head_up", "night_motion"]
-    assert kinds("point", 120) == ["head_up", "night_motion"]
+    assert kinds("point", 120) == ["head_up", "night_motion"]  # 0.5 sure: a head going down
+
+
+@pytest.mark.parametrize(
+    ("conf", "after_fall", "kind"),
+    [
+        (0.69, 80, "shot_raise"),
+        (0.83, 360, "shot_raise"),
+        (0.59, 80, "night_motion"),
+        (0.83, 0, "night_motion"),
+    ],
+)
+def test_a_sure_point_seen_after_the_head_went_down_is_a_hand(
+    conf: float, after_fall: int, kind: str
+) -> None:
+    """Blind noisy AA 3202: seat 10's gun held in front of seat 9's head zone, read "point" 0.69 80 ms after
+    the night pass last saw seat 9's head up, was taken for the head going down and the night lost its kill
+    (BB 3301: 0.83, 360 ms after). A point FALL_POINT_CONF sure after ``until`` is a hand; a less sure one, or
+    one at ``until``, is still the head (noisy 1710's head going down: "point" 0.49 at ``until``)."""
+    box = (1267.5, 600.1, 1307.3, 662.3)  # 3202's sighting, inside seat 9's head zone
+    r = dataclasses.replace(_raise(10, 95040 + after_fall, box), conf=conf)
+    kinds = [e.TYPE for e in _heads_not_hands([_peek(9, 92640, 95040), r], LAYOUTS_9_10, SIZE)]
+    assert kinds == ["head_up", kind]
 
 
 def test_a_gun_while_the_head_lifts_is_still_the_head() -> None:
