@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.59"
+VERSION = "0.60"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -186,6 +186,12 @@ RAISE_SPEED = 40.0  # hand lengths a second: faster than any raise (tablesim's a
 # A whole sighting's hand was still for this long after it (the zone settles after two still frames at 25 fps)
 HOLD_MS = 80.0
 HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than this are two hands
+# A raise is held at its top and let down: tablesim holds it 250 ms and lowers it over 650 ms. Two whole
+# sightings in two seats' own zones this far apart in time are two raises, whichever was higher (on the blind
+# noisy sets AA and BB and V's 2705-2706, 87 true raises, 600 ms and 900 ms split the same: one more raise
+# found, no false one). A hand seen still on its way up through the neighbour's zone was 320 ms before its
+# peak (noisy 503).
+HELD_TWICE_MS = 900
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 # A raise is held before it comes down: a non-aiming sighting this long or longer after a neighbour's aimed
 # one can be that hand coming down. Set F's mafia raised together within 280 ms or 2.8 s or more apart;
@@ -254,8 +260,16 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
         # first. (Seats 8 and 9 raising together: their guns held 2.45 hand lengths apart, seat 9's lower
         # one at the same moment or 200 ms after seat 8's. Noisy 503: seat 9's gun, seen still in seat 10's
         # zone on its way up 320 ms before its peak, is one raise.)
+        # A lower one seen first is two hands too when both were held in their own seats' zones
+        # HELD_TWICE_MS or more apart (blind noisy BB 3311: seat 3's gun held at 73.68 s, seat 4's 1.24 s
+        # later 2.9 hand lengths higher; merged, the night lost seat 3's shot).
         low, high = (a, b) if a.box[1] > b.box[1] else (b, a)
-        return not a.partial and not b.partial and apart(a, b) > HELD_APART and low.t >= high.t
+        return (
+            not a.partial
+            and not b.partial
+            and apart(a, b) > HELD_APART
+            and (low.t >= high.t or _held_twice(a, b))
+        )
 
     def beside(a: Any, b: Any) -> bool:
         # Seen from the same raise zone or a neighbour's: a hand rises through the zones that overlap its
@@ -352,6 +366,17 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     aimed = [k for k in kept if k.gesture in AIMED]
     kept = [o for o in kept if o.gesture in AIMED or not any(_coming_down(o, k) for k in aimed)]
     return rest + kept
+
+
+def _held_twice(a: Any, b: Any) -> bool:
+    """Whether whole raise sightings ``a`` and ``b`` are two seats' hands each held in its own raise zone,
+    HELD_TWICE_MS or more apart: one hand is held up once and then let down."""
+    return (
+        a.seat != b.seat
+        and a.zone_seat == a.seat
+        and b.zone_seat == b.seat
+        and abs(a.t - b.t) >= HELD_TWICE_MS
+    )
 
 
 def _coming_down(o: Any, k: Any) -> bool:

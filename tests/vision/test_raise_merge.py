@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
-from vision.analyzer import _dedupe
+from vision.analyzer import HELD_TWICE_MS, _dedupe
 from vision.seatwatch import Observation
 
 
@@ -225,3 +225,18 @@ def test_a_gun_held_in_its_own_zone_while_the_neighbours_hand_rises_elsewhere_is
     # A lower sighting seen in the neighbour's zone (not its own seat's) is the rising hand, as before.
     in_three = dataclasses.replace(two, zone_seat=3)
     assert [(o.seat, o.t) for o in _dedupe([in_three, rising, three])] == [(3, 98560)]
+
+
+def test_two_seats_guns_held_a_second_apart_in_their_own_zones_are_two_raises() -> None:
+    """Blind noisy BB 3311: seat 3's gun held in its own zone at 73.68 s, seat 4's held in its own zone
+    1.24 s later, 2.9 hand lengths higher. A lower sighting seen first can be one hand rising (noisy 503:
+    320 ms before its peak), but one hand is held up once: HELD_TWICE_MS apart they are two raises. Nearer
+    in time, or with the lower one not in its own seat's zone, they stay one raise, the higher one's."""
+    three = Observation("shot_raise", 3, 3, 73680, 0.59, "gun", (654.1, 383.4, 691.1, 422.0), False)
+    four = Observation("shot_raise", 4, 4, 74920, 0.96, "gun", (712.7, 291.0, 746.3, 327.6), False)
+    assert sorted((o.seat, o.t) for o in _dedupe([three, four])) == [(3, 73680), (4, 74920)]
+    sooner = dataclasses.replace(three, t=74920 - HELD_TWICE_MS + 40)
+    assert [(o.seat, o.t) for o in _dedupe([sooner, four])] == [(4, 74920)]
+    for seat in (2, 4):  # seen in zone 3 but named for another seat: no hand held in its own zone
+        named = dataclasses.replace(three, seat=seat)
+        assert [(o.seat, o.t) for o in _dedupe([named, four])] == [(4, 74920)]
