@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.60"
+VERSION = "0.61"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -145,7 +145,7 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
         night = night_pass(timeline, layout, stretch.start, stretch.end, shooting=stretch.kind == "shooting")
     obs, as_heads = _heads_before_merge(_off_the_table(obs, layout), night, layout)
-    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs)]
+    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs, layout)]
     out += [event_to_json(e) for e in night]
     out += [event_to_json(_raise_at_peek(o, h, stretch.mode == SPARSE)) for o, h in _one_per_raise(as_heads)]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
@@ -192,6 +192,12 @@ HELD_APART = 1.0  # hand lengths: two whole raise sightings farther apart than t
 # found, no false one). A hand seen still on its way up through the neighbour's zone was 320 ms before its
 # peak (noisy 503).
 HELD_TWICE_MS = 900
+# A hand rising to a raise is seen near the line from its seat's table zone to where it is held: on the noisy
+# sets AA, BB and V's 2705-2706 the partial sightings that were a neighbour's hand rising or coming down lay
+# 0.09-0.47 of its hand lengths from that line; two that were another seat's gun, seen in part in its own zone
+# 120 ms before the neighbour's peak, 2.10 (V 2706, seat 2 beside seat 3) and 2.26 (BB 3315, seat 10 below
+# seat 9), and both nights were lost. Two more lay on the line (0.10, 0.34: V 2705, BB 3302) and stay lost.
+OFF_PATH = 1.5
 DEDUPE_MS = {"hand_down": 120, "hand_up": 120, "shot_raise": 1500}
 # A raise is held before it comes down: a non-aiming sighting this long or longer after a neighbour's aimed
 # one can be that hand coming down. Set F's mafia raised together within 280 ms or 2.8 s or more apart;
@@ -200,11 +206,12 @@ DOWN_MS = 500
 DOWN_REACH = 5.5  # hand lengths, as for a partial sighting on the way up (noisy 1601's: 3.3)
 
 
-def _dedupe(obs: list[Any]) -> list[Any]:
+def _dedupe(obs: list[Any], layout: Layout | None = None) -> list[Any]:
     """One hand seen from two zones (a neighbour's arm across a boundary, a raised hand crossing
     overlapping raise zones) is one fact: keep the sighting from the owner's own zone, else the most
-    confident. A raise is one gesture of about a second and a half."""
-    obs = _merge_raises(obs)
+    confident. A raise is one gesture of about a second and a half. ``layout``: the stretch's seats (their
+    table zones tell where a raised hand rose from)."""
+    obs = _merge_raises(obs, layout)
     out: list[Any] = []
     for o in sorted(obs, key=lambda o: (o.kind, o.seat, o.t)):
         prev = out[-1] if out else None
@@ -224,7 +231,7 @@ def _dedupe(obs: list[Any]) -> list[Any]:
     return sorted(out, key=lambda o: (o.t, o.seat, o.kind))
 
 
-def _merge_raises(obs: list[Any]) -> list[Any]:
+def _merge_raises(obs: list[Any], layout: Layout | None = None) -> list[Any]:
     """A raised hand crossing two overlapping raise zones is seen twice, and the lower sighting may be given
     to the neighbour whose head it passes over: sightings within a raise's duration and a hand's reach of
     each other are one raise, owned and timed by the highest of those that aim (noisy 607: a head-high "other"
@@ -292,6 +299,19 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
             and apart(other, held) > HELD_APART
         )
 
+    tables = {z.seat: _centre(z.table_zone) for z in layout.seats} if layout is not None else {}
+
+    def off_path(a: Any, b: Any) -> bool:
+        # Of a partial and a whole sighting: the partial one aims, in its own seat's zone, and lies OFF_PATH
+        # hand lengths or more from the line along which the whole one's hand rose (from its seat's table
+        # zone to where it was held): another seat's hand, not that hand on its way up.
+        part, held = (a, b) if a.partial else (b, a)
+        if not part.partial or held.partial or part.gesture not in AIMED:
+            return False
+        if not (part.seat == part.zone_seat != held.seat) or held.seat not in tables:
+            return False
+        return _off_line(part.box, tables[held.seat], held.box) >= OFF_PATH
+
     # A raise seen only in part (the hand rose out of a neighbour's zone on its way up) is the same raise
     # as a whole sighting nearby, seen when the hand could have got there: drop it for that one. (Two
     # players raising together are seen at the same moment in two places.)
@@ -300,7 +320,15 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     def rising_into(o: Any) -> Any:
         """The whole sighting that partial ``o`` can be the rising hand of, or None."""
         return next(
-            (w for w in whole if near(o, w, 5.5) and travelled(o, w) and beside(o, w) and not still_up(o, w)),
+            (
+                w
+                for w in whole
+                if near(o, w, 5.5)
+                and travelled(o, w)
+                and beside(o, w)
+                and not still_up(o, w)
+                and not off_path(o, w)
+            ),
             None,
         )
 
@@ -349,6 +377,7 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
                 and not two_held(o, k)
                 and not still_up(o, k)
                 and not rose_elsewhere(o, k)
+                and not off_path(o, k)
             ):
                 if (o.gesture in AIMED, -o.box[1]) > (k.gesture in AIMED, -k.box[1]) and not (
                     k.gesture not in AIMED
@@ -366,6 +395,21 @@ def _merge_raises(obs: list[Any]) -> list[Any]:
     aimed = [k for k in kept if k.gesture in AIMED]
     kept = [o for o in kept if o.gesture in AIMED or not any(_coming_down(o, k) for k in aimed)]
     return rest + kept
+
+
+def _centre(poly: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    return (sum(x for x, _ in poly) / len(poly), sum(y for _, y in poly) / len(poly))
+
+
+def _off_line(box: Any, start: tuple[float, float], held: Any) -> float:
+    """How far the centre of ``box`` lies from the line from ``start`` through the centre of box ``held``,
+    in hand lengths (``held``'s size)."""
+    size = max(held[2] - held[0], held[3] - held[1], 1.0)
+    hx, hy = (held[0] + held[2]) / 2, (held[1] + held[3]) / 2
+    px, py = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+    dx, dy = hx - start[0], hy - start[1]
+    length = max((dx * dx + dy * dy) ** 0.5, 1.0)
+    return float(abs((px - start[0]) * dy - (py - start[1]) * dx) / length / size)
 
 
 def _held_twice(a: Any, b: Any) -> bool:

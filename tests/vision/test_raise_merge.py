@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 
+from gamelog.layout import Layout, SeatZones
 from vision.analyzer import HELD_TWICE_MS, _dedupe
 from vision.seatwatch import Observation
 
@@ -240,3 +241,67 @@ def test_two_seats_guns_held_a_second_apart_in_their_own_zones_are_two_raises() 
     for seat in (2, 4):  # seen in zone 3 but named for another seat: no hand held in its own zone
         named = dataclasses.replace(three, seat=seat)
         assert [(o.seat, o.t) for o in _dedupe([named, four])] == [(4, 74920)]
+
+
+# Seats 9 and 10 of every tablesim game's layout (zones: table, raise, head).
+SEATS_9_10 = Layout(
+    (1920, 1080),
+    (
+        SeatZones(
+            9,
+            ((1135.7, 743.1), (1158.5, 665.1), (1066.7, 658.5), (1048.5, 705.9)),
+            ((1206.3, 410.7), (1391.8, 410.7), (1391.8, 554.8), (1206.3, 554.8)),
+            ((1243.3, 530.8), (1362.2, 530.8), (1362.2, 649.8), (1243.3, 649.8)),
+        ),
+        SeatZones(
+            10,
+            ((1081.9, 885.3), (1159.6, 808.2), (1065.9, 767.7), (1016.1, 812.0)),
+            ((1199.5, 567.5), (1394.3, 567.5), (1394.3, 734.8), (1199.5, 734.8)),
+            ((1218.3, 701.3), (1359.6, 701.3), (1359.6, 842.5), (1218.3, 842.5)),
+        ),
+    ),
+)
+
+
+def test_a_gun_seen_in_part_off_the_neighbours_path_is_another_raise() -> None:
+    """Blind noisy BB 3315: seat 10's gun, seen in part in its own raise zone 120 ms before seat 9's held
+    gun and 3.2 hand lengths below it, was taken for seat 9's hand on its way up, and the night lost seat
+    10's shot. It lay 2.26 hand lengths from the line from seat 9's table zone to seat 9's gun (OFF_PATH):
+    no hand rising to that gun passes there. A hand seen on that line is still seat 9's rising hand (the
+    first test above), and without the layout the old merge holds."""
+    ten = Observation("shot_raise", 10, 10, 65480, 0.86, "point", (1271.4, 600.6, 1307.4, 661.6), True)
+    nine = Observation("shot_raise", 9, 9, 65600, 0.97, "gun", (1253.9, 452.1, 1292.2, 500.1), False)
+    assert sorted(o.seat for o in _dedupe([ten, nine], SEATS_9_10)) == [9, 10]
+    assert [o.seat for o in _dedupe([ten, nine])] == [9]
+    on_path = [_raise(10, 10, 60600, 1204, 550, partial=True), _raise(9, 9, 60840, 1254, 452, partial=False)]
+    assert [(o.seat, o.t) for o in _dedupe(on_path, SEATS_9_10)] == [(9, 60840)]
+    # named for seat 9 (the arm's owner read right), or not aiming: the same raise as before
+    assert [o.seat for o in _dedupe([dataclasses.replace(ten, seat=9), nine], SEATS_9_10)] == [9]
+    assert [o.seat for o in _dedupe([dataclasses.replace(ten, gesture="other"), nine], SEATS_9_10)] == [9]
+
+
+def test_a_gun_seen_in_part_beside_the_neighbours_held_one_is_another_raise() -> None:
+    """Noisy V 2706: seat 2's point, seen in part in its own raise zone 120 ms before seat 3's held point
+    and 2.9 hand lengths below it (near enough to be merged as one hand seen through two zones), lay 2.10
+    hand lengths off the line from seat 3's table zone to seat 3's hand: two raises."""
+    seats = Layout(
+        (1920, 1080),
+        (
+            SeatZones(
+                2,
+                ((761.6, 664.6), (784.2, 742.7), (871.4, 705.5), (853.4, 658.2)),
+                ((523.9, 455.3), (727.5, 455.3), (727.5, 554.3), (523.9, 554.3)),
+                ((557.9, 530.3), (676.8, 530.3), (676.8, 649.2), (557.9, 649.2)),
+            ),
+            SeatZones(
+                3,
+                ((803.1, 556.8), (772.5, 621.4), (860.4, 619.5), (876.5, 577.8)),
+                ((578.5, 337.2), (734.9, 337.2), (734.9, 423.8), (578.5, 423.8)),
+                ((607.1, 405.8), (709.6, 405.8), (709.6, 508.4), (607.1, 508.4)),
+            ),
+        ),
+    )
+    two = Observation("shot_raise", 2, 2, 98440, 0.54, "point", (636.2, 497.5, 668.4, 543.4), True)
+    three = Observation("shot_raise", 3, 3, 98560, 0.79, "point", (652.9, 378.4, 684.7, 421.0), False)
+    assert sorted(o.seat for o in _dedupe([two, three], seats)) == [2, 3]
+    assert [o.seat for o in _dedupe([two, three])] == [3]
