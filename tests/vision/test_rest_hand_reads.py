@@ -261,3 +261,56 @@ def test_a_read_less_than_half_as_large_again_as_the_palm_can_be_the_palm_with_a
     smaller = (140.0, 118.0, 166.0, 145.0)  # 26 x 27 px: 1.40 times the palm's 20 x 25
     assert _grown_over(palm_only, with_thumb, smaller)
     assert not _grown_over(palm_only, palm_only, smaller)
+
+
+# --- a vote landing against the rest palm lying across the zone's edge, read together with it -----------
+
+EDGE_PALM_BOX = (150.0, 88.0, 170.0, 113.0)  # across the zone's top border (y 100), as seat 5's far edge
+EDGE_THUMB_BOX = (140.0, 108.0, 158.0, 128.0)  # the thumb-up against the palm's lower left, in the zone
+EDGE_BOTH_BOX = (140.0, 88.0, 170.0, 128.0)  # one read over both, still mostly at the edge
+
+
+class EdgeMergingFinder(OneZoneFinder):
+    """The rest palm lies across the zone's edge (0.6 of its landmarks inside); while the thumb-up lies
+    against it, every look reads one "other" over both (0.8 inside), as in the case."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        palm = tuple(frame[100, 160]) == OWN
+        thumb = tuple(frame[118, 145]) == OWN
+        if thumb and palm:
+            return [_hand("other", 0.5, EDGE_BOTH_BOX, 0.8)]
+        out = [_hand("palm", 0.9, EDGE_PALM_BOX, 0.6)] if palm else []
+        if thumb:
+            out.append(_hand("other", 0.93, EDGE_THUMB_BOX, 1.0))
+        return out
+
+
+def _edge_palm_frames(*, thumb: bool = True, shift: bool = False) -> list[np.ndarray]:
+    """The palm rests across the zone's top edge throughout (with ``shift``, it moves 4 px left at frame 30
+    and nothing else comes); with ``thumb``, the thumb-up lies against it from frame 30 to 80."""
+    out = []
+    for i in range(110):
+        f = np.full((300, 300, 3), BG, np.uint8)
+        dx = 4 if shift and i >= 30 else 0
+        f[88:113, 150 - dx : 170 - dx] = OWN
+        if thumb and not shift and 30 <= i < 80:
+            f[108:128, 140:158] = OWN
+        out.append(f)
+    return out
+
+
+def test_a_vote_read_together_with_the_rest_palm_at_the_edge_is_a_landing() -> None:
+    """Noisy AA 3218, zone 5: seat 5's thumb-up landed against its rest palm at the zone's far edge; the
+    settle read one "other" over both (29 x 32 px where the palm had read 21 x 31), still mostly outside
+    the zone, and took it for the palm lying at the edge (_at_edge): the vote was never reported and two
+    rounds were lost. A read grown over the edge hand with a hand-sized change beside it (_grown_over) is no
+    longer that hand: the vote is found."""
+    seen = watch_frames(NOISY, _edge_palm_frames(), EdgeMergingFinder())
+    downs = [x for x in _own(seen) if x[0] == "hand_down"]
+    assert [(k, t) for k, _, t in downs] == [("hand_down", 1200)]
+
+
+def test_the_rest_palm_at_the_edge_that_only_shifts_is_still_no_landing() -> None:
+    for level in (NOISY, CLEAN):
+        seen = watch_frames(level, _edge_palm_frames(shift=True), EdgeMergingFinder())
+        assert _own(seen) == [], level
