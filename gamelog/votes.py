@@ -106,7 +106,7 @@ def _window_votes(
         reading = _touches_the_host_did_not_count(ctx, w, reading, eligible)
     _flag_hands(ctx, w, reading.votes, vision_decides=not chosen)
     if not chosen:
-        _close_calls(ctx, w, reading, seats)
+        _close_calls(ctx, w, reading)
     votes: dict[int, int] = {}
     if chosen:
         source = "judge" if judge else "host"
@@ -206,16 +206,17 @@ def _flag_hands(
             ctx.findings.review(u.t, seat, what, u.id)
 
 
-def _close_calls(ctx: VoteContext, w: VoteWindow, reading: VisionReading, seats: frozenset[int]) -> None:
-    """Vision's votes and late hands that landed within CLOSE_CALL_MS of the spoken "Спасибо": listed for
-    the judge, with how vision ruled them (by the keystroke the camera is never this close to the line)."""
+def _close_calls(ctx: VoteContext, w: VoteWindow, reading: VisionReading) -> None:
+    """Vision's votes and late hands (``reading`` holds only seats that may vote) that landed within
+    CLOSE_CALL_MS of the spoken "Спасибо": listed for the judge, with how vision ruled them. A window closed
+    by the keystroke is not looked at: the keystroke lags the word by 150-300 ms, far more than a frame."""
     if w.onset is None or w.close_t == w.keystroke_t:
         return
     landed = [(s, hv.down, "counted") for s, hv in reading.votes.items()]
     landed += [(s, d, "late") for s, d in reading.late.items()]
     for seat, down, ruled in sorted(landed, key=lambda x: x[0]):
         dt = down.t - w.close_t
-        if seat in seats and abs(dt) < CLOSE_CALL_MS:
+        if abs(dt) < CLOSE_CALL_MS:
             ctx.findings.review(
                 down.t,
                 seat,
