@@ -17,7 +17,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamelog.layout import Layout, polygon_area
-from vision.armpath import arm_pixels, wrist_strip
+from vision.armpath import arm_pixels, cloth_distance, wrist_strip
 from vision.crops import crop_around, crop_for_zone, detect_in_crops_counted, merge_hands, tile_zone
 from vision.gestures import classify
 from vision.landmarker import HandTracker
@@ -78,6 +78,19 @@ STRIP_SHAPES = ("thumb_up", "fist")
 # cloth) measured 0.84 from seat 5's clothes, 0.71 from seat 4's. One sleeve measures 0.1-0.3 from its own
 # torso, different cloths 0.5 and more (SLEEVE_MATCH, SLEEVE_APART).
 STRIP_NOT_SLEEVE = SLEEVE_APART
+# The strip's colour, pixel by pixel: a strip's median mixes what lies in it, and a shaded sleeve, the hand's
+# own skin at the wrist and a neighbour's arm passing just below the wrist can make a median that is nobody's
+# sleeve. Clean DD 3505, zone 2 at 66.72 s: seat 2's white sleeve shaded from (230, 230, 225) to
+# (135, 146, 139) across the forearm, the hand's brown skin and seat 1's tan reach lay at the strip's ends,
+# and the median (171, 148, 124) came 0.43 from seat 2's clothes and 0.10 from seat 1's and seat 3's (both
+# tan), so seat 2's vote became seat 3's reach (5 rounds lost). Each strip pixel goes to the nearest of the
+# nearby seats' clothes and the hand's own skin (its colour at the landmarks), if within STRIP_PIXEL_MATCH
+# of it: there, 336 pixels seat 2's and 222 the tan neighbours' (the rest skin or nobody's). A strip whose
+# pixels are at least STRIP_OWN_SHARE the zone player's and STRIP_OWN_RATIO times the named neighbour's is
+# the player's own sleeve, if the two players' clothes are apart (SLEEVE_APART: players dressed alike leave
+# the pixels saying nothing).
+STRIP_PIXEL_MATCH = 0.3
+STRIP_OWN_SHARE, STRIP_OWN_RATIO = 0.5, 1.5
 # An unread hand (no landmarks, no wrist) is joined to the changed arm within this many hand lengths beyond
 # it, on every side (noisy 1003: seat 4's white cuff above its fist, 0.13 from seat 4's clothes, where the
 # whole region, reaching seat 5's tan torso, measured 0.10 from seat 5's).
@@ -120,6 +133,28 @@ def _colour_distance(a: npt.NDArray[np.float64], b: npt.NDArray[np.float64]) -> 
     sa, sb = float(a.sum()) + 10.0, float(b.sum()) + 10.0
     chroma = float(np.linalg.norm((a + 10.0 / 3) / sa - (b + 10.0 / 3) / sb))
     return 3.0 * chroma + 0.5 * abs(math.log(sa / sb))
+
+
+def _skin(frame: npt.NDArray[np.uint8], points: npt.NDArray[np.float32]) -> npt.NDArray[np.float64]:
+    """The hand's own colour: the median of the (H, W, 3) frame at its (21, 3) landmarks, RGB."""
+    h, w = frame.shape[:2]
+    xs = np.clip(points[:, 0].astype(np.int64), 0, w - 1)
+    ys = np.clip(points[:, 1].astype(np.int64), 0, h - 1)
+    return np.median(frame[ys, xs].astype(np.float64), axis=0)
+
+
+def _pixels_by_clothes(
+    rgb: npt.NDArray[np.float64], clothes: dict[int, npt.NDArray[np.float64]], skin: npt.NDArray[np.float64]
+) -> dict[int, int]:
+    """How many of the (N, 3) ``rgb`` pixels lie nearest each seat's clothes, within STRIP_PIXEL_MATCH of
+    them; pixels nearest the hand's ``skin`` count for nobody (see STRIP_PIXEL_MATCH)."""
+    seats = list(clothes)
+    if not seats or len(rgb) == 0:
+        return {}
+    d = np.stack([cloth_distance(rgb, clothes[s]) for s in seats] + [cloth_distance(rgb, skin)], axis=1)
+    best = np.argmin(d, axis=1)
+    near = d[np.arange(len(rgb)), best] <= STRIP_PIXEL_MATCH
+    return {s: int(np.count_nonzero(near & (best == i))) for i, s in enumerate(seats)}
 
 
 def _on_blend(
@@ -191,6 +226,7 @@ class HandFinder:
         self.last_arm_angles: dict[int, float] = {}
         self.last_sleeve_dist: dict[int, float] = {}
         self.last_strip_dist: dict[int, float] = {}
+        self.last_strip_pixels: dict[int, int] = {}  # the wrist strip's pixels by whose clothes they match
         # The zone crop's last detection, kept for the frame it was made on: a plain look followed by a
         # thorough one on the same still frame (a settle; a noisy raise zone whose crop found only lying
         # hands) would otherwise run the landmarker on the same crop twice.
@@ -447,6 +483,7 @@ class HandFinder:
         region's median colour is either's or neither's, the arm joined to the hand is the hand's own
         (clean 1105, noisy 1003)."""
         self.last_strip_dist = {}
+        self.last_strip_pixels = {}
         pts, far = found
         hand_len = self.hand_size(zone_seat)
         strip = wrist_strip(pts, after, hand.points, hand_len, cloth)
@@ -460,10 +497,24 @@ class HandFinder:
         if joined.sum() < STRIP_MIN_AREA * hand_len * hand_len:
             return None
         xs, ys = pts[joined, 0].astype(np.int64), pts[joined, 1].astype(np.int64)
-        colour = np.median(after[ys, xs].astype(np.float64), axis=0)
-        dist = {s: _colour_distance(colour, self.clothing(before, s)) for s in self._near(zone_seat)}
+        rgb = after[ys, xs].astype(np.float64)
+        colour = np.median(rgb, axis=0)
+        clothes = {s: self.clothing(before, s) for s in self._near(zone_seat)}
+        dist = {s: _colour_distance(colour, c) for s, c in clothes.items()}
         self.last_strip_dist = dist
+        if strip is not None:
+            self.last_strip_pixels = _pixels_by_clothes(rgb, clothes, _skin(after, hand.points))
         return dist
+
+    def _strip_is_own(self, before: npt.NDArray[np.uint8], zone_seat: int, seat: int) -> bool:
+        """The last wrist strip's pixels (``_joined``) are mostly the zone player's clothes, clearly more than
+        ``seat``'s, and the two players are not dressed alike (see STRIP_PIXEL_MATCH)."""
+        px = self.last_strip_pixels
+        total = sum(px.values())
+        own, other = px.get(zone_seat, 0), px.get(seat, 0)
+        if not total or own < STRIP_OWN_SHARE * total or own < STRIP_OWN_RATIO * other:
+            return False
+        return _colour_distance(self.clothing(before, zone_seat), self.clothing(before, seat)) >= SLEEVE_APART
 
     def arm_owner(
         self,
@@ -504,6 +555,8 @@ class HandFinder:
             own = joined.get(zone_seat, math.inf)
             other = joined.get(seat, 0.0)
             if own <= SLEEVE_MATCH and other >= SLEEVE_RATIO * own:
+                return True
+            if self._strip_is_own(before, zone_seat, seat):  # only a voting shape has a strip (see _joined)
                 return True
             return hand.gesture in STRIP_SHAPES and other >= STRIP_NOT_SLEEVE and other > own
 
