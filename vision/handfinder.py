@@ -50,6 +50,12 @@ SLEEVE_MIN_AREA = 0.25
 # running down and left, away from every body (173.7° from seat 8's, 130° from seat 9's, 85° from seat
 # 10's), and its colour, 0.39 from seat 8's grey, gave seat 9's vote to seat 8 as a reach (4 rounds lost).
 SLEEVE_AWAY_DEG = 90.0
+# The two neighbours dressed alike: a sleeve matching both within this much of each other names the one the
+# arm runs nearer to. Noisy BB 3318, zone 5 at 58.48 s: seat 6's reach, its sleeve 0.25 from seat 6's
+# clothes and 0.24 from seat 4's, was named seat 4's, 73 degrees from the arm against seat 6's 65; clean DD
+# 3505, zone 2: 0.11 from both seat 1's and seat 3's tan, the arm 4 degrees from seat 1's body and 86 from
+# seat 3's, and the colour chose seat 3.
+SLEEVE_ALIKE = 0.05
 # An arm whose colour is a blend of the cloth and the zone's own player's clothes (within SLEEVE_BLEND RGB of
 # the line between them, at least SLEEVE_BLEND_MIX of the way from either end) is the rim of the player's own
 # sleeve over the cloth, whatever neighbour its colour comes near, unless a neighbour's clothes lie within
@@ -516,6 +522,15 @@ class HandFinder:
             return False
         return _colour_distance(self.clothing(before, zone_seat), self.clothing(before, seat)) >= SLEEVE_APART
 
+    def _alike_by_direction(self, by_colour: int, zone_seat: int, angles: dict[int, float]) -> int:
+        """Of two neighbours whose clothes the last sleeve matched alike (within SLEEVE_ALIKE), the one the
+        arm runs nearer to (see SLEEVE_ALIKE)."""
+        dist = self.last_sleeve_dist
+        alike = [
+            s for s in angles if s != zone_seat and s in dist and dist[s] <= dist[by_colour] + SLEEVE_ALIKE
+        ]
+        return min(alike, key=lambda s: angles[s]) if alike else by_colour
+
     def arm_owner(
         self,
         before: npt.NDArray[np.uint8],
@@ -584,6 +599,7 @@ class HandFinder:
         if far.sum() >= SLEEVE_MIN_AREA * size * size:  # enough of the arm to be its sleeve, not a finger
             by_colour = self._sleeve_owner(before, after, pts[far], zone_seat, tuple(angles), cloth)
         if by_colour is not None:
+            by_colour = self._alike_by_direction(by_colour, zone_seat, angles)
             if angles[by_colour] > SLEEVE_AWAY_DEG:
                 return None  # what changed beyond the hand runs away from that body: not its arm
             return None if mine(by_colour) else by_colour
