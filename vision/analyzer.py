@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.64"
+VERSION = "0.65"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -472,6 +472,13 @@ FALL_GUN = "gun"
 # "point" that are known were less sure: 0.49 at ``until`` (noisy 1710), 0.32 40 ms before it (noisy 1405),
 # 0.55 lifting (BB 3307).
 FALL_POINT_CONF = 0.6
+# ...and none of these holds for a raise by a seat whose arm the same night pass saw up in its own raise zone,
+# clear of every head path (a rising head never gets there: nightwatch's ``high``), within this long of the
+# raise (one night-pass step): that is the seat's hand held up in front of the peeking neighbour's head, not
+# the head (blind clean and noisy FF 3700: seat 3's gun read "point" 0.59 80 ms after seat 4's head_up, its
+# arm up in seat 3's raise zone from 73.44 s to 73.92 s, was taken for seat 4's head and the night lost its
+# kill; clean S 2422 the same).
+ARM_UP_MS = 160
 # A seat's own raise is held above its head, in the raise zone over its head zone; a "raise" by that seat
 # centred inside its own head zone while that head lifts or goes down is the head itself (noisy 1809: seat 8's
 # head lifting, read as seat 8's "palm" 0.90 through seat 9's raise zone 120 ms after seat 8's head_up,
@@ -498,8 +505,9 @@ def _heads_not_hands(events: list[Event], layouts: Layouts, size: tuple[int, int
     A dropped raise is not lost: it is replaced by a ``night_motion`` of kind RAISE_AT_PEEK by the raising
     seat (:func:`_raise_at_peek`), which the referee never counts as a shot but lists for the judge with the
     number being called then. A hand held up in front of a neighbour's head zone while that neighbour peeks
-    is the one case these rules cannot tell from the head (clean S 2422: seat 10's gun, its top 160 ms after
-    seat 9's head lifted, inside seat 9's head zone)."""
+    looks like the head to these rules (clean S 2422: seat 10's gun, its top 160 ms after seat 9's head
+    lifted, inside seat 9's head zone); the night pass tells it by its arm, seen up in the raising seat's own
+    raise zone clear of every head path (ARM_UP_MS), and it is kept."""
     heads = [e for e in events if isinstance(e, HeadUp)]
     if not heads:
         return events
@@ -523,6 +531,8 @@ def _head_of(
     if r.box is None:
         return None
     for h in heads:
+        if h.seat != r.seat and _arm_up(h, r.seat, r.t):
+            continue
         lifting = -HEAD_LEAD_MS <= r.t - h.t <= PEEK_MS
         falling = abs(r.t - h.until) <= PEEK_MS and not (r.t > h.until and _a_hand_after_the_fall(r))
         if not lifting and not falling:
@@ -531,6 +541,15 @@ def _head_of(
         if zone is not None and _box_at(r.box, zone, HEAD_REACH if h.seat != r.seat else 0.0):
             return h.seat
     return None
+
+
+def _arm_up(head: HeadUp, seat: int, t: int) -> bool:
+    """Whether the night pass that saw ``head`` lift also saw ``seat``'s arm up in its raise zone, clear of
+    every head path, within ARM_UP_MS of ``t`` (``head.extra["arms"]``; see ARM_UP_MS)."""
+    return any(
+        int(a[0]) == seat and int(a[1]) - ARM_UP_MS <= t <= int(a[2]) + ARM_UP_MS
+        for a in head.extra.get("arms", ())
+    )
 
 
 def _a_hand_after_the_fall(r: Any) -> bool:

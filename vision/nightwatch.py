@@ -9,7 +9,10 @@ differ (a change mask) are grouped into connected blobs and each blob is explain
   whose *head path* holds most of it. The head path is the capsule from where the head is bowed to where it
   is upright (the head zone); the bowed place is not in the layout and is taken halfway from the head zone
   towards the seat's table zone (a bowed head leans over the table). Not while the seat's hand is in its
-  raise zone (a raised arm crosses the head path).
+  raise zone (a raised arm crosses the head path). Each head up lists the other seats' arms seen up then
+  (0.9, ``extra["arms"]``): a neighbour's gun held in front of the peeking head is read by the landmarker
+  through the same zones as the head, and the arm up in its own raise zone, clear of every head path, tells
+  the analyser it is a hand.
 * **mask** — the bowed place only *loses* dark pixels (the black band turns to skin) while no hand is over
   it and the head does not rise: the mask lifted. A lost pixel counts only when it turned *light*
   (brighter than the reference by :data:`DIFF_LEVEL`, as skin is against the band), and the light ones
@@ -93,7 +96,7 @@ from gamelog.events import Event, HeadUp, NightMotion
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.8"
+VERSION = "0.9"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -111,6 +114,10 @@ HAND_LIFT = 1.5  # a head up while the seat's own table zone changed needs this 
 MOVE_PX_SHARE = 0.075  # table/raise zone changed share that counts as a hand moving
 TOUCH_PX_SHARE = 0.08  # neighbour's table zone share reached by one's own blob
 RAISED_SHARE = 0.03  # raise zone changed share: a hand is up (a shot, a gesture), not a head
+# A head_up lists the other seats' arms up (their raise zones changed clear of every head path) from this long
+# before the lift to this long after the head went down: the analyser tells a neighbour's raised hand from the
+# head it passes in front of by it (vision.analyzer.ARM_UP_MS)
+ARMS_NEAR_MS = 1000
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
 MASK_HOLD = 6  # ...a mask off this many (0.8 s: a nod's bob darkens or lightens the band for 0.5-0.64 s)
@@ -546,6 +553,7 @@ class Fact:
     until: int
     conf: float
     into: int = 0
+    arms: tuple[tuple[int, int, int], ...] = ()  # head_up: other seats' arms up then (seat, from, to)
 
 
 def _conf(peak: float, threshold: float) -> float:
@@ -588,6 +596,13 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             y[:-d] |= x[d:]
         return y
 
+    arm_runs = {
+        seat: [
+            (int(times[a]), int(times[b]))
+            for a, b in runs(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
+        ]
+        for seat in series.head
+    }
     for seat in sorted(series.head):
         # a hand up in the raise zone, clear of the head paths: the head signal there is the arm
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
@@ -603,7 +618,15 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
         for a, b in runs(up, min_len=HOLD_SAMPLES):
             if keep(a, b):
                 peak = float(lift[a : b + 1].max())
-                out.append(Fact("head_up", seat, int(times[a]), int(times[b]), _conf(peak, LIFT_MIN)))
+                ta, tb = int(times[a]), int(times[b])
+                arms = tuple(
+                    (other, t0, t1)
+                    for other in sorted(arm_runs)
+                    if other != seat
+                    for t0, t1 in arm_runs[other]
+                    if t0 <= tb + ARMS_NEAR_MS and t1 >= ta - ARMS_NEAR_MS
+                )
+                out.append(Fact("head_up", seat, ta, tb, _conf(peak, LIFT_MIN), arms=arms))
         m = series.mask[seat]
         # not muted by an arm in the raise zone (a neighbour's shot crosses it): a hand over the band
         # mutes the signal itself, sample by sample
@@ -685,6 +708,8 @@ def to_events(found: Iterable[Fact], *, coarse: bool = False) -> list[Event]:
         extra: dict[str, Any] = {"analyser": f"{NAME}/{VERSION}"}
         if f.into:
             extra["into"] = f.into
+        if f.arms:
+            extra["arms"] = [list(a) for a in f.arms]
         if coarse:
             extra["coarse"] = True
         if f.kind == "head_up":

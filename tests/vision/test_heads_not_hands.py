@@ -317,3 +317,29 @@ def test_one_flag_per_raise_and_head() -> None:
     assert got == [(b, 9), (other_seat, 9), (later, 9)]
     # The same seat's sightings taken for two different heads stay apart.
     assert _one_per_raise([(a, 9), (b, 8)]) == [(a, 9), (b, 8)]
+
+
+def _head_with_arms(seat: int, t: int, arms: list[list[int]]) -> HeadUp:
+    return dataclasses.replace(_head(seat, t), extra={"arms": arms})
+
+
+def test_a_raise_by_a_seat_whose_arm_the_night_pass_saw_up_is_a_hand() -> None:
+    """Blind FF 3700: seat 3's gun, held in front of seat 4's head zone, read "point" 80 ms after seat 4's
+    head_up, was taken for the head and the night lost its kill. The night pass saw seat 3's arm up in its
+    own raise zone clear of every head path then (``arms`` on the head_up): a hand. Here seat 9's raise over
+    lifting seat 8's head zone."""
+    t_head = 92920
+    raise_ = _raise(9, t_head + 80, HEAD_BOX)
+    arm_then = _head_with_arms(8, t_head, [[9, t_head, t_head + 480]])
+    assert _heads_not_hands([arm_then, raise_], LAYOUTS, SIZE) == [arm_then, raise_]
+    # the arm of another seat, or seat 9's arm up long before, does not make it a hand
+    for arms in ([[7, t_head, t_head + 480]], [[9, t_head - 2000, t_head - analyzer.ARM_UP_MS - 100]]):
+        head = _head_with_arms(8, t_head, arms)
+        assert [e.TYPE for e in _heads_not_hands([head, raise_], LAYOUTS, SIZE)] == [
+            "head_up",
+            "night_motion",
+        ]
+    # the same rule holds before the merge, on the stretch's sightings
+    seen = Observation("shot_raise", 9, 9, t_head + 80, 0.59, "point", HEAD_BOX, False)
+    kept, dropped = _heads_before_merge([seen], [arm_then], Layout((1920, 1080), (SEAT_8, SEAT_9)))
+    assert (kept, dropped) == ([seen], [])

@@ -348,3 +348,34 @@ def test_a_mask_off_must_hold_longer_than_a_nods_bob() -> None:
         s.mask[3][20 : 20 + hold] = 2 * nw.MASK_AREA
         found = nw.facts(s, 0, n * nw.STEP_MS)
         assert [(f.kind, f.seat, f.t) for f in found] == expected, hold
+
+
+def test_a_head_up_lists_the_arms_up_around_it() -> None:
+    """A neighbour's gun held in front of a peeking head is told from the head by its arm, seen up in its own
+    raise zone clear of every head path (``high``): the head_up lists such arms, from ARMS_NEAR_MS before
+    the lift to ARMS_NEAR_MS after the head went down, and only those."""
+    n = 80
+    lift = np.zeros(n)
+    lift[40:50] = 3 * nw.LIFT_MIN  # seat 4 peeks, samples 40-49
+    high3 = np.zeros(n)
+    high3[38:44] = 0.08  # seat 3's arm up from sample 38 to 43: beside the lift
+    high5 = np.zeros(n)
+    high5[5:8] = 0.08  # seat 5's, early in the night: far from it
+    seats = (3, 4, 5)
+    z = {s: np.zeros(n) for s in seats}
+    series = nw.Series(
+        times=np.arange(n, dtype=np.int64) * nw.STEP_MS,
+        head={s: (lift if s == 4 else np.zeros(n)) for s in seats},
+        mask=dict(z),
+        move=dict(z),
+        raised=dict(z),
+        touch={},
+        high={3: high3, 4: np.zeros(n), 5: high5},
+        lift={s: (lift if s == 4 else np.zeros(n)) for s in seats},
+    )
+    found = nw.facts(series, 0, n * nw.STEP_MS, shooting=True)
+    assert [(f.kind, f.seat) for f in found] == [("head_up", 4)]
+    assert found[0].arms == ((3, 38 * nw.STEP_MS, 43 * nw.STEP_MS),)
+    (event,) = nw.to_events(found)
+    assert event.extra["arms"] == [[3, 38 * nw.STEP_MS, 43 * nw.STEP_MS]]
+    assert parse_event(event_to_json(event)) == event
