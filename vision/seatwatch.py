@@ -136,6 +136,10 @@ LEFT_BARED = 0.5  # share of a resting hand's place that shows the cloth again o
 OWN_MOVE = 3.0  # hand lengths: a player's hand leaving its rest in the zone lands this near it (_moved_here)
 CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part is that landing (_landing_read)
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
+# An unreadable landing against a rest hand read at the zone's edge before it must be this many hand lengths
+# thick (its widest disc) for that hand not to veto it (ZoneWatcher._not_what_came): a fist 0.6, a rest hand
+# slid 4 px in 0.2
+LANDING_THICK = 0.4
 # Noisy video: a raise zone that settled with no hand that moved found is looked at on this many of the still
 # frames after (see ZoneWatcher._hold_look): a held gun the settle's looks missed is read on a later frame.
 HOLD_LOOK_FRAMES = 8
@@ -203,6 +207,8 @@ class _ZoneState:
     pending: tuple[int, npt.NDArray[np.uint8], list[HandSeen]] | None = None
     # the hands resting before the movement that the look for a missed arrival follows
     look_before: list[HandSeen] = field(default_factory=list)
+    # ...and the hands read at the zone's edge before it (``edge`` then)
+    look_edge: list[HandSeen] = field(default_factory=list)
     # raise zones, noisy video: frames left to look for a held hand the settle missed, when the zone became
     # still, and the last hand seen moving before it
     hold: int = 0
@@ -637,10 +643,22 @@ class ZoneWatcher:
         # looks as before and most of its place is left to tell (noisy 805, seat 6: a far-side thumb-up
         # landing against the fingertips of a hand hanging into the zone, read as an "other" 0.57 inside;
         # 3 of the 135 pixels of its box beside the part changed).
-        return (
-            hand.inside < TABLE_INSIDE
-            and all(_moved(b, hand) for b in self.state.look_before)
-            and self._lay_beside(hand.box, grey, beside)
+        if any(not _moved(b, hand) for b in self.state.look_before):
+            return False
+        if hand.inside < TABLE_INSIDE and self._lay_beside(hand.box, grey, beside):
+            return True
+        # So is a hand read at the edge before the movement whose landmarks now lie a little further inside
+        # (_still_at_edge), if the place it was read at then, apart from the landing's part, looks as it did:
+        # the landing against it pulls its landmarks in (noisy FF 3715, zone 5: seat 5's rest palm at the
+        # zone's far edge, 0.62 inside at the stretch's start, 0.76 with the thumb-up landed against it; taken
+        # for what came, it vetoed the landing and seat 5's re-vote was lost, four rounds). Its place then,
+        # not its box now; and only for a landing a good part of a hand thick (LANDING_THICK): a rest hand
+        # sliding in covers a strip beside itself and, the zone's edge cutting its trailing side off, leaves
+        # its place looking as it did (the case's fist 23.5 px thick, 0.60 of the seat's hand length).
+        if _thickness(part) < LANDING_THICK * self.finder.hand_size(self.seat):
+            return False
+        return hand.inside < EDGE_INSIDE and any(
+            not _moved(e, hand) and self._lay_beside(e.box, grey, beside) for e in self.state.look_edge
         )
 
     def _lay_beside(self, box: Box, grey: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_]) -> bool:
@@ -1122,6 +1140,7 @@ class ZoneWatcher:
             # Something moved and settled, but no hand came (and what left does not explain all that
             # changed: a fist landing beside a hand that left): look again on the next frames.
             st.recheck, st.recheck_t, st.look_before = RECHECK_FRAMES, still_from, before
+            st.look_edge = st.edge
             if cut_short and st.pending is not None:  # (st.pending again for mypy)
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
@@ -1696,6 +1715,12 @@ def _given_back(found: HandSeen, zone_seat: int) -> HandSeen:
 
 def _area(box: Box) -> float:
     return max(box[2] - box[0], 0.0) * max(box[3] - box[1], 0.0)
+
+
+def _thickness(part: npt.NDArray[np.bool_]) -> float:
+    """The diameter of the widest disc inside a mask (px)."""
+    dist = cv2.distanceTransform(part.astype(np.uint8), cv2.DIST_L2, 3)
+    return 2.0 * float(dist.max()) if dist.size else 0.0
 
 
 def _with_rim(part: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
