@@ -15,7 +15,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import BG, CLEAN, NOISY, OWN, OneZoneFinder, hand, own, watch_frames
+from tests.vision.zonefakes import (
+    BG,
+    CLEAN,
+    NOISY,
+    OWN,
+    OneZoneFinder,
+    edge_rest_frames,
+    hand,
+    own,
+    watch_frames,
+)
 from vision.handfinder import HandSeen
 
 REST_BOX = (90.0, 120.0, 113.0, 151.0)  # across the zone's left border (x 100)
@@ -40,14 +50,7 @@ class Finder(OneZoneFinder):
 
 def _frames() -> list[np.ndarray]:
     """The rest hand lies across the border throughout; the vote lands against it at frame 60 (2.4 s)."""
-    out = []
-    for i in range(100):
-        f = np.full((300, 300, 3), BG, np.uint8)
-        f[120:151, 90:113] = OWN
-        if i >= 60:
-            f[135:165, 104:134] = OWN
-        out.append(f)
-    return out
+    return edge_rest_frames((135, 165, 104, 134))
 
 
 def _downs(seen: list) -> list[tuple[str, str, int]]:

@@ -16,7 +16,17 @@ from __future__ import annotations
 
 import numpy as np
 
-from tests.vision.zonefakes import BG, CLEAN, NOISY, OWN, PTS, OneZoneFinder, own, watch_frames
+from tests.vision.zonefakes import (
+    BG,
+    CLEAN,
+    NOISY,
+    OWN,
+    PTS,
+    OneZoneFinder,
+    edge_rest_frames,
+    own,
+    watch_frames,
+)
 from vision.handfinder import HandSeen
 
 REST_BOX = (90.0, 120.0, 113.0, 151.0)  # across the zone's left border (x 100)
@@ -50,14 +60,7 @@ class Finder(OneZoneFinder):
 
 def _frames() -> list[np.ndarray]:
     """The rest hand lies across the border throughout; the vote lands at frame 60 (2.4 s) and stays."""
-    out = []
-    for i in range(100):
-        f = np.full((300, 300, 3), BG, np.uint8)
-        f[120:151, 90:113] = OWN
-        if i >= 60:
-            f[147:156, 101:127] = OWN
-        out.append(f)
-    return out
+    return edge_rest_frames((147, 156, 101, 127))
 
 
 def _shifted(*, under: bool = False, rest_rows: tuple[int, int] = (120, 151)) -> list[np.ndarray]:

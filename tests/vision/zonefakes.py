@@ -60,3 +60,18 @@ def watch_frames(level: NoiseLevel, frames: list[np.ndarray], finder: OneZoneFin
     for i, f in enumerate(frames):
         out.extend(w.feed(f, i * 40))
     return out
+
+
+def edge_rest_frames(vote: tuple[int, int, int, int], *, n: int = 100, at: int = 60) -> list[np.ndarray]:
+    """``n`` 300 x 300 frames: seat 3's rest hand lies across the zone's left border (rows 120-150, columns
+    90-112) throughout; the vote (rows ``vote[0]:vote[1]``, columns ``vote[2]:vote[3]``) lands at frame ``at``
+    and stays."""
+    r0, r1, c0, c1 = vote
+    out = []
+    for i in range(n):
+        f = np.full((300, 300, 3), BG, np.uint8)
+        f[120:151, 90:113] = OWN
+        if i >= at:
+            f[r0:r1, c0:c1] = OWN
+        out.append(f)
+    return out
