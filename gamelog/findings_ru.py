@@ -72,6 +72,10 @@ MESSAGES: tuple[tuple[str, str], ...] = (
     ("a red player raised a hand during the shooting", "красный игрок поднял руку во время стрельбы"),
     ("hand raised during the shooting by a red player", "красный игрок поднял руку во время стрельбы"),
     (
+        "shot at {} seen by the raised arm, the hand not read (counted)",
+        "выстрел в №{0}: видна поднятая рука, кисть не распознана (засчитан)",
+    ),
+    (
         "shot at {} seen as a {}, not a finger-gun",
         "выстрел в №{0} показан как «{1:gesture}», а не «пистолетом»",
     ),

@@ -94,6 +94,10 @@ def _vision_shots(
                 f.violation(r.t, r.seat, "003 subtleties", "shot between two called numbers (a miss)", r.id)
             continue
         shots.setdefault(r.seat, []).append(hit)
+        if r.extra.get("seen_by") == "arm":
+            # the night pass saw the arm up and the resting hand gone; the landmarker read no hand there
+            f.review(r.t, r.seat, f"shot at {hit} seen by the raised arm, the hand not read (counted)", r.id)
+            continue
         if r.gesture != "gun":
             f.review(r.t, r.seat, f"shot at {hit} seen as a {r.gesture}, not a finger-gun", r.id)
         if vision_decides and r.conf < rules.vision_min_conf:

@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.66"
+VERSION = "0.67"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -145,8 +145,9 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
 
         night = night_pass(timeline, layout, stretch.start, stretch.end, shooting=stretch.kind == "shooting")
     obs, as_heads = _heads_before_merge(_off_the_table(obs, layout), night, layout)
-    out = [event_to_json(_to_event(o, stretch)) for o in _dedupe(obs, layout)]
-    out += [event_to_json(e) for e in night]
+    kept = _dedupe(obs, layout)
+    out = [event_to_json(_to_event(o, stretch)) for o in kept]
+    out += [event_to_json(e) for e in _arms_unread(night, kept)]
     out += [event_to_json(_raise_at_peek(o, h, stretch.mode == SPARSE)) for o, h in _one_per_raise(as_heads)]
     damaged = [f"{d.from_ms}-{d.to_ms} ms: {d.reason}" for d in timeline.damaged]
     return {"events": out, "calls": calls, "damaged": damaged}
@@ -608,6 +609,28 @@ def _one_per_raise(as_heads: list[tuple[Any, int]]) -> list[tuple[Any, int]]:
         elif o.conf > out[same][0].conf:
             out[same] = (o, head)
     return out
+
+
+# A raise the night pass saw by its arm (nightwatch ``arm_raise``) is kept only where the landmarker found no
+# raise by that seat this near it: the landmarker's reading, with its hand shape and its peak, stands where it
+# has one. Blind noisy FF 3711: seat 7's gun, held for half a second, was read by the landmarker on no frame
+# of its rise or hold, only on its way down (taken for a hand coming down), and the night lost its kill; the
+# night pass saw seat 7's arm up from 73.64 s to 74.12 s and its resting hand gone from the table.
+ARM_NEAR_MS = DEDUPE_MS["shot_raise"]
+
+
+def _arms_unread(night: list[Event], kept: list[Any]) -> list[Event]:
+    """The night pass's events, without its raises seen by the arm (``extra["seen_by"] == "arm"``) where the
+    stretch's merged raise sightings ``kept`` hold a raise by the same seat within ARM_NEAR_MS."""
+
+    def read(e: ShotRaise) -> bool:
+        return any(
+            o.kind == "shot_raise" and o.seat == e.seat and abs(o.t - e.t) <= ARM_NEAR_MS for o in kept
+        )
+
+    return [
+        e for e in night if not (isinstance(e, ShotRaise) and e.extra.get("seen_by") == "arm" and read(e))
+    ]
 
 
 def _heads_before_merge(

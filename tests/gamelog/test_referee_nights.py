@@ -113,6 +113,31 @@ def test_vision_shots_kill_000_5_4() -> None:
     assert state["nights"][0]["killed"] == 4 and state["nights"][0]["source"] == "vision"
 
 
+def test_a_shot_seen_by_the_raised_arm_counts_and_is_listed_for_review() -> None:
+    """A raise the night pass saw by the arm (the landmarker read no hand: ``seen_by`` "arm", shape "other",
+    low confidence) counts as a shot at the number then called, with one note for the judge saying how it
+    was seen, instead of the notes for a hand read in the wrong shape or unsurely."""
+    g = to_night()
+    g.raises({2: [(4, 200)], 5: [(4, 350)]})
+    call_4 = next(line["t"] for line in g.lines if line["type"] == "shot_call" and line["target"] == 4)
+    g.add(
+        "shot_raise",
+        t=call_4 + 600,
+        src="vision",
+        seat=8,
+        gesture="other",
+        conf=0.3,
+        box=[0, 0, 5, 5],
+        seen_by="arm",
+        id="arm8",
+    )
+    g.day()
+    state = g.json()
+    assert state["nights"][0]["killed"] == 4 and state["nights"][0]["shots"] == {"2": 4, "5": 4, "8": 4}
+    notes = [r["what"] for r in state["needs_review"] if r["ref"] == "arm8"]
+    assert notes == ["shot at 4 seen by the raised arm, the hand not read (counted)"]
+
+
 def test_host_shots_win_over_vision_and_differences_are_reported() -> None:
     """CONTRACT precedence: host shots count; vision's different reading is a disagreement."""
     g = to_night()

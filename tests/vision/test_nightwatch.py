@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from gamelog.bundle import load_bundle
-from gamelog.events import HeadUp, NightMotion, event_to_json, parse_event
+from gamelog.events import HeadUp, NightMotion, ShotRaise, event_to_json, parse_event
 from gamelog.jsonl import read_events
 from tablesim.build import Knobs, build
 from tablesim.scene import CameraKnobs
@@ -379,3 +379,52 @@ def test_a_head_up_lists_the_arms_up_around_it() -> None:
     (event,) = nw.to_events(found)
     assert event.extra["arms"] == [[3, 38 * nw.STEP_MS, 43 * nw.STEP_MS]]
     assert parse_event(event_to_json(event)) == event
+
+
+def _arm_series(table3: float) -> nw.Series:
+    """Seat 3's arm up in its raise zone (``high``) from sample 40 to 44; its own table zone changed by
+    ``table3`` from sample 38 on (its resting hand left). Seat 4's raise zone lit at the same time, its own
+    table zone still (a neighbour's arm crossing it)."""
+    n = 80
+    seats = (3, 4)
+    high = np.zeros(n)
+    high[40:45] = [0.04, 0.07, 0.09, 0.08, 0.05]
+    table = np.zeros(n)
+    table[38:] = table3
+    boxes = np.full((n, 4), np.nan)
+    boxes[40:45] = (600.0, 300.0, 640.0, 350.0)
+    boxes[42] = (598.0, 290.0, 641.0, 352.0)  # the arm at its largest
+    z = {s: np.zeros(n) for s in seats}
+    return nw.Series(
+        times=np.arange(n, dtype=np.int64) * nw.STEP_MS,
+        head=dict(z),
+        mask=dict(z),
+        move=dict(z),
+        raised=dict(z),
+        touch={},
+        high={3: high, 4: high.copy()},
+        lift=dict(z),
+        table={3: table, 4: np.zeros(n)},
+        high_box={3: boxes, 4: boxes.copy()},
+    )
+
+
+def test_an_arm_up_while_the_resting_hand_left_is_a_raise_in_a_shooting_stretch() -> None:
+    """Blind noisy FF 3711: seat 7's gun was read by the landmarker on none of its frames up; the night pass
+    saw its arm up in its raise zone, clear of every head path, and its resting hand gone from the table.
+    That is a raise (the arm's own seat only: seat 4's raise zone lit by a crossing arm, its hand still at
+    rest, is none), timed one step after the arm was first seen up, boxed where the arm was at its largest."""
+    end = 80 * nw.STEP_MS
+    found = nw.facts(_arm_series(0.08), 0, end, shooting=True)
+    assert [(f.kind, f.seat, f.t, f.until, f.box) for f in found] == [
+        ("arm_raise", 3, 41 * nw.STEP_MS, 44 * nw.STEP_MS, (598.0, 290.0, 641.0, 352.0))
+    ]
+    (event,) = nw.to_events(found)
+    assert isinstance(event, ShotRaise)
+    assert (event.seat, event.t, event.gesture) == (3, 41 * nw.STEP_MS, "other")
+    assert event.conf == nw.ARM_RAISE_CONF
+    assert event.extra["seen_by"] == "arm"
+    assert parse_event(event_to_json(event)) == event
+    # the resting hand did not leave: no raise; nor outside a shooting stretch
+    assert nw.facts(_arm_series(0.0), 0, end, shooting=True) == []
+    assert [f for f in nw.facts(_arm_series(0.08), 0, end) if f.kind == "arm_raise"] == []
