@@ -140,6 +140,7 @@ LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landi
 # thick (its widest disc) for that hand not to veto it (ZoneWatcher._not_what_came): a fist 0.6, a rest hand
 # slid 4 px in 0.2
 LANDING_THICK = 0.4
+LAY_BESIDE_THICK_SHARE = 0.35  # ...and a hand at the edge beside it this share of its box left to tell
 # Noisy video: a raise zone that settled with no hand that moved found is looked at on this many of the still
 # frames after (see ZoneWatcher._hold_look): a held gun the settle's looks missed is read on a later frame.
 HOLD_LOOK_FRAMES = 8
@@ -657,20 +658,30 @@ class ZoneWatcher:
         # its place looking as it did (the case's fist 23.5 px thick, 0.60 of the seat's hand length).
         if _thickness(part) < LANDING_THICK * self.finder.hand_size(self.seat):
             return False
+        # Against a landing that thick, a hand at the edge lay there if less of its place is left to tell,
+        # LAY_BESIDE_THICK_SHARE of its box (noisy GG 3805, zone 5 again: seat 5's rest hand at the far edge,
+        # read "other" 0.67 inside only after the thumb-up landed against it, 22 px thick; 145 of its 361
+        # pixels lay beside the landing, 4 of them changed; the veto lost seat 5's vote).
+        if hand.inside < TABLE_INSIDE and self._lay_beside(hand.box, grey, beside, LAY_BESIDE_THICK_SHARE):
+            return True
         return hand.inside < EDGE_INSIDE and any(
             not _moved(e, hand) and self._lay_beside(e.box, grey, beside) for e in self.state.look_edge
         )
 
-    def _lay_beside(self, box: Box, grey: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_]) -> bool:
-        """``box`` apart from ``part`` (the zone rectangle's mask) keeps at least LAY_BESIDE_SHARE of its
-        pixels, and they show what they showed before the movement."""
+    def _lay_beside(
+        self,
+        box: Box,
+        grey: npt.NDArray[np.uint8],
+        part: npt.NDArray[np.bool_],
+        share: float = LAY_BESIDE_SHARE,
+    ) -> bool:
+        """``box`` apart from ``part`` (the zone rectangle's mask) keeps at least ``share`` of its pixels,
+        and they show what they showed before the movement."""
         bx0, by0, bx1, by1 = self._box_px(box)
         if bx1 - bx0 < 2 or by1 - by0 < 2:
             return False
         left = int(np.count_nonzero(~part[by0:by1, bx0:bx1]))
-        return left >= LAY_BESIDE_SHARE * (bx1 - bx0) * (by1 - by0) and self._unchanged(
-            box, grey, leave_out=part
-        )
+        return left >= share * (bx1 - bx0) * (by1 - by0) and self._unchanged(box, grey, leave_out=part)
 
     def _noisy(self) -> bool:
         return self.noise is not None and self.noise.noisy

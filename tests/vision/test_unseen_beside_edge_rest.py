@@ -91,3 +91,23 @@ def test_the_rest_hand_sliding_inside_is_no_landing() -> None:
     slid = Finder(after=0.76, box_after=(94.0, 121.0, 117.0, 152.0))
     for level in (NOISY, CLEAN):
         assert _downs(watch_frames(level, _shifted(), slid)) == [], level
+
+
+class LateFinder(OneZoneFinder):
+    """Reads the rest hand only once something lies against it ("other", 0.67 inside, its box taking in the
+    cloth up to x 134, as the landmarker's boxes take in some cloth around a hand); never the vote."""
+
+    def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+        against = tuple(frame[160, 120]) == OWN
+        return [hand("other", 0.7, (90.0, 120.0, 134.0, 151.0), 0.67)] if against else []
+
+
+def test_an_unread_vote_against_an_edge_hand_read_only_after_it_is_a_landing() -> None:
+    """Noisy GG 3805, zone 5: seat 5's rest hand at the far edge was read ("other" 0.67 inside) only after the
+    thumb-up landed against it; under half of its box lay beside the landing (145 of 361 pixels, 4 of them
+    changed). Against a landing a good part of a hand thick, LAY_BESIDE_THICK_SHARE of the box left to tell
+    is enough: the hand lay there, and the unreadable landing stands."""
+    frames = edge_rest_frames((130, 165, 104, 134))  # under half of the read box left to tell
+    seen = watch_frames(NOISY, frames, LateFinder())
+    # fails on 0.67: the rest hand vetoed the landing
+    assert [(k, t) for k, _, t in _downs(seen)] == [("hand_down", 2400)]
