@@ -101,7 +101,7 @@ from gamelog.events import Event, HeadUp, NightMotion, ShotRaise
 from gamelog.layout import Layout
 
 NAME = "mafiacam-nightwatch"
-VERSION = "0.10"
+VERSION = "0.11"
 STEP_MS = 160
 WORK_HEAD_PX = 40.0  # head-zone width at the working scale
 DIFF_LEVEL = 30  # 8-bit levels: a pixel differs from the reference by more than this in any channel
@@ -133,6 +133,11 @@ ARMS_NEAR_MS = 1000
 ARM_TABLE = 0.03
 ARM_TABLE_BEFORE = 4
 ARM_RAISE_CONF = 0.3
+# ...once: a second run of the same arm this soon after the first one's time is that arm coming down through
+# the zone (noisy GG 3814: seat 10's arm up from 76.16 s to 76.80 s and lit again from 77.28 s to 77.44 s on
+# its way down; counted twice, "shot more than once", the kill lost). The analyser merges one seat's raise
+# sightings as close as this (vision.analyzer.DEDUPE_MS).
+ARM_ONCE_MS = 1500
 MIN_SAMPLES = 2  # a fact must hold in this many consecutive samples
 HOLD_SAMPLES = 5  # ...a head up this many (held two thirds of a second: a nod returns sooner)
 MASK_HOLD = 6  # ...a mask off this many (0.8 s: a nod's bob darkens or lightens the band for 0.5-0.64 s)
@@ -728,6 +733,8 @@ def _arm_raises(series: Series, seat: int, keep: Any) -> list[Fact]:
     for a, b in runs(high > RAISED_SHARE):
         if not keep(a, b) or table[max(0, a - ARM_TABLE_BEFORE) : b + 1].max() < ARM_TABLE:
             continue
+        if out and int(times[a]) - out[-1].t < ARM_ONCE_MS:
+            continue  # the same arm coming down (see ARM_ONCE_MS)
         top = a + int(np.argmax(high[a : b + 1]))
         if np.isnan(boxes[top]).any():
             continue

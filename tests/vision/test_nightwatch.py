@@ -428,3 +428,18 @@ def test_an_arm_up_while_the_resting_hand_left_is_a_raise_in_a_shooting_stretch(
     # the resting hand did not leave: no raise; nor outside a shooting stretch
     assert nw.facts(_arm_series(0.0), 0, end, shooting=True) == []
     assert [f for f in nw.facts(_arm_series(0.08), 0, end) if f.kind == "arm_raise"] == []
+
+
+def test_an_arm_lit_again_on_its_way_down_is_one_raise() -> None:
+    """Noisy GG 3814: seat 10's arm up for four samples, then lit again three samples later for two (the arm
+    coming down through the zone): one raise, not two (two read as "shot more than once", a miss). A second
+    raise ARM_ONCE_MS or more after the first is one more."""
+    for again in (48, 41 + -(-nw.ARM_ONCE_MS // nw.STEP_MS)):
+        series = _arm_series(0.08)
+        series.high[3][again : again + 2] = 0.06
+        series.high_box[3][again : again + 2] = (600.0, 300.0, 640.0, 350.0)
+        found = [f.t for f in nw.facts(series, 0, 80 * nw.STEP_MS, shooting=True) if f.seat == 3]
+        if again == 48:
+            assert found == [41 * nw.STEP_MS]
+        else:
+            assert found == [41 * nw.STEP_MS, (again + 1) * nw.STEP_MS]
