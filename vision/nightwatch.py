@@ -632,13 +632,9 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
             y[:-d] |= x[d:]
         return y
 
-    arm_runs = {
-        seat: [
-            (int(times[a]), int(times[b]))
-            for a, b in runs(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
-        ]
-        for seat in series.head
-    }
+    # every seat's arm up in its raise zone, clear of the head paths: sample index runs, found once for the
+    # head_ups' ``arms`` and the arm raises
+    arm_runs = {seat: runs(series.high.get(seat, series.raised[seat]) > RAISED_SHARE) for seat in series.head}
     for seat in sorted(series.head):
         # a hand up in the raise zone, clear of the head paths: the head signal there is the arm
         raised = near(series.high.get(seat, series.raised[seat]) > RAISED_SHARE)
@@ -656,11 +652,11 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                 peak = float(lift[a : b + 1].max())
                 ta, tb = int(times[a]), int(times[b])
                 arms = tuple(
-                    (other, t0, t1)
+                    (other, int(times[i]), int(times[j]))
                     for other in sorted(arm_runs)
                     if other != seat
-                    for t0, t1 in arm_runs[other]
-                    if t0 <= tb + ARMS_NEAR_MS and t1 >= ta - ARMS_NEAR_MS
+                    for i, j in arm_runs[other]
+                    if times[i] <= tb + ARMS_NEAR_MS and times[j] >= ta - ARMS_NEAR_MS
                 )
                 out.append(Fact("head_up", seat, ta, tb, _conf(peak, LIFT_MIN), arms=arms))
         m = series.mask[seat]
@@ -704,7 +700,7 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
                         Fact("touch", who, int(times[a]), int(times[b]), _conf(peak, TOUCH_PX_SHARE), whom)
                     )
         if shooting:
-            out.extend(_arm_raises(series, seat, keep))
+            out.extend(_arm_raises(series, seat, arm_runs[seat], keep))
             continue
         mv = series.move[seat]
         # a hand gesture carries the hand well away from its rest; a hand shifted on the table stays on
@@ -718,11 +714,12 @@ def facts(series: Series, start_ms: int, end_ms: int, *, shooting: bool = False)
     return sorted(_one_toucher(out), key=lambda f: (f.t, f.seat, f.kind))
 
 
-def _arm_raises(series: Series, seat: int, keep: Any) -> list[Fact]:
-    """A shooting stretch: the seat's arm seen up in its own raise zone, clear of every head path, while (or
-    just after) its own resting hand left the table zone: a raise, whatever the landmarker read (see
-    ARM_TABLE). Its time is one step after the arm was first seen up (the hand's top), ``box`` where the arm
-    was seen at its largest; ``keep(a, b)`` drops runs at the stretch's settling start and rising end."""
+def _arm_raises(series: Series, seat: int, arm_up: list[tuple[int, int]], keep: Any) -> list[Fact]:
+    """A shooting stretch: the seat's arm seen up in its own raise zone, clear of every head path (``arm_up``:
+    the sample index runs of that), while (or just after) its own resting hand left the table zone: a raise,
+    whatever the landmarker read (see ARM_TABLE). Its time is one step after the arm was first seen up (the
+    hand's top), ``box`` where the arm was seen at its largest; ``keep(a, b)`` drops runs at the stretch's
+    settling start and rising end."""
     boxes = series.high_box.get(seat)
     high = series.high.get(seat)
     table = series.table.get(seat)
@@ -730,7 +727,7 @@ def _arm_raises(series: Series, seat: int, keep: Any) -> list[Fact]:
         return []
     times = series.times
     out: list[Fact] = []
-    for a, b in runs(high > RAISED_SHARE):
+    for a, b in arm_up:
         if not keep(a, b) or table[max(0, a - ARM_TABLE_BEFORE) : b + 1].max() < ARM_TABLE:
             continue
         if out and int(times[a]) - out[-1].t < ARM_ONCE_MS:
