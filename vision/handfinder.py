@@ -394,6 +394,10 @@ class HandFinder:
         i = order.index(seat)
         return tuple(order[j] for j in (i - 1, i, i + 1) if 0 <= j < len(order))
 
+    def neighbours(self, seat: int) -> tuple[int, ...]:
+        """The seats beside ``seat`` at the table (not across the host, see ``_near``)."""
+        return tuple(s for s in self._near(seat) if s != seat)
+
     def raise_owner(self, points: npt.NDArray[np.float32], zone_seat: int) -> int:
         """A hand raised high belongs to the player whose head is under it: raise zones of neighbours overlap
         on camera, heads do not."""
@@ -545,6 +549,7 @@ class HandFinder:
         Returns the seat whose body lies along it, or None when the change does not say (then the zone's
         own player keeps the hand). See :mod:`vision.armpath` for which changed pixels count as the arm;
         ``recent`` is the zone's picture just before its movement (optional)."""
+        self.last_arm_angles = {}
         box_side = max(hand.box[2] - hand.box[0], hand.box[3] - hand.box[1])
         size = max(box_side, 12.0, HAND_FLOOR * self.hand_size(zone_seat))
         if not np.any(hand.points[:, :2]):

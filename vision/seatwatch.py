@@ -135,6 +135,8 @@ LOOK_MIN_AREA, LOOK_SIDE, LOOK_CLOTH_SHARE = 0.08, 2.0, 0.7
 LEFT_BARED = 0.5  # share of a resting hand's place that shows the cloth again once the hand has left (_bared)
 OWN_MOVE = 3.0  # hand lengths: a player's hand leaving its rest in the zone lands this near it (_moved_here)
 CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part is that landing (_landing_read)
+# A hand whose landmarks' places changed at no more than this many of its 21 points lay still (_kept_still).
+MOVED_POINTS = 3
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
 # An unreadable landing against a rest hand read at the zone's edge before it must be this many hand lengths
 # thick (its widest disc) for that hand not to veto it (ZoneWatcher._not_what_came): a fist 0.6, a rest hand
@@ -532,6 +534,74 @@ class ZoneWatcher:
         size = self.finder.hand_size(self.seat)
         return any(_distance(a, b) >= size for i, a in enumerate(stays) for b in stays[i + 1 :])
 
+    def _third_hand(
+        self,
+        hand: HandSeen,
+        named: HandSeen,
+        now: list[HandSeen],
+        edge: list[HandSeen],
+        frame: npt.NDArray[np.uint8],
+    ) -> HandSeen:
+        """``named`` (``hand`` after ``_attribute``) kept for the zone's own player, while two other hands
+        read at this settle or before it (in the zone or at its edge), at least a hand length apart and each
+        nearer the player's body than any neighbour's, lay still where they lay before the movement
+        (``_kept_still``): the player has no third hand, so it is a neighbour's reach, the neighbour the arm's
+        path runs nearest to (or, when it named none, whose body lies nearest). Clean GG 3812, zone 1 at
+        37.64 s: seat 2's bent arm brought a pointing hand read as a thumb-up 0.84; its forearm ran 1° from
+        seat 1's body, both players in white; seat 1's palm at the table's edge (seat 2's elbow passing
+        under it) and its thumb at the zone's bottom edge lay still throughout, and the reach was taken for
+        seat 1's vote for the wrong candidate."""
+        if named.owner != self.seat or self._still is None:
+            return named
+        still = [h for h in (*now, *edge, *self.state.edge, *self.state.resting) if h is not hand]
+        still = [h for h in still if self._kept_still(h, frame)]
+        if len(still) < 2:
+            return named
+        near = self.finder.neighbours(self.seat)
+        if not near:
+            return named
+
+        def gap(h: HandSeen, seat: int) -> float:
+            return float(np.hypot(*(np.asarray(h.centre, dtype=np.float64) - self.finder.body(seat))))
+
+        others = [h for h in still if all(gap(h, self.seat) < gap(h, s) for s in near)]
+        size = self.finder.hand_size(self.seat)
+        if not any(_distance(a, b) >= size for i, a in enumerate(others) for b in others[i + 1 :]):
+            return named
+        angles = self.finder.last_arm_angles
+        seat = min(near, key=lambda s: (angles.get(s, 360.0), gap(hand, s)))
+        return dataclasses.replace(named, owner=seat)
+
+    def _kept_still(
+        self, hand: HandSeen, frame: npt.NDArray[np.uint8], before: npt.NDArray[np.uint8] | None = None
+    ) -> bool:
+        """The places of the read hand's landmarks show what they showed before the movement (or in the
+        frame ``before``), all but MOVED_POINTS of them: the hand did not move, though an arm passing beside
+        or under it changed its box. False for a hand without landmarks."""
+        if before is None:
+            before = self._still
+        assert before is not None
+        pts = hand.points[:, :2]
+        if not np.any(pts):
+            return False
+        h, w = frame.shape[:2]
+        x0 = int(max(0, np.floor(pts[:, 0].min()) - 3))
+        y0 = int(max(0, np.floor(pts[:, 1].min()) - 3))
+        x1 = int(min(w, np.ceil(pts[:, 0].max()) + 4))
+        y1 = int(min(h, np.ceil(pts[:, 1].max()) + 4))
+        if x1 - x0 < 3 or y1 - y0 < 3:
+            return False
+
+        def grey(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.int16]:
+            g = cv2.cvtColor(np.ascontiguousarray(img[y0:y1, x0:x1]), cv2.COLOR_RGB2GRAY)
+            out: npt.NDArray[np.int16] = cv2.GaussianBlur(g, (3, 3), 0).astype(np.int16)
+            return out
+
+        d = np.abs(grey(frame) - grey(before))
+        xs = np.clip(np.round(pts[:, 0]).astype(np.int64) - x0, 0, x1 - x0 - 1)
+        ys = np.clip(np.round(pts[:, 1]).astype(np.int64) - y0, 0, y1 - y0 - 1)
+        return int(np.count_nonzero(d[ys, xs] > PIXEL_DELTA)) <= MOVED_POINTS
+
     def _looked_at(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """The look for a missed arrival found no hand, and no unreadable landing either: one look through
         a crop LOOK_SIDE hand lengths across, centred on the part something came to cover, plainly and then
@@ -796,7 +866,16 @@ class ZoneWatcher:
         at the start, was lifted and put back in the same place."""
         if self._start is None or (not self._noisy() and hand.gesture in VOTING_SHAPES):
             return False
-        return self._unchanged(hand.box, self._grey(frame), self._start)
+        if self._unchanged(hand.box, self._grey(frame), self._start):
+            return True
+        # An arm passing beside or under a relaxed hand changes its box but not the hand (clean GG 3812,
+        # zone 1: seat 2's elbow under seat 1's rest palm, read for the first time at seat 2's reach). Not a
+        # voting shape: a fist formed where the rest hand lay shows skin at the same places.
+        return (
+            hand.gesture not in VOTING_SHAPES
+            and self._first is not None
+            and self._kept_still(hand, frame, self._first)
+        )
 
     def _unseen_gone(self, frame: npt.NDArray[np.uint8], started: int) -> list[Observation]:
         """An unreadable landing is gone when its place shows the cloth again."""
@@ -1162,7 +1241,7 @@ class ZoneWatcher:
         flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
-            named = [self._attribute(h, frame) for h in arrivals]
+            named = [self._third_hand(h, self._attribute(h, frame), now, edge_now, frame) for h in arrivals]
             given = _one_reach_each(arrivals, named, self.seat, self.finder)
             # Only a hand whose place shows the cloth again has left: one a neighbour's reaching arm covers
             # is still there, hidden (noisy V 2713, zone 5: seat 6's fist landed 0.8 hand lengths below seat

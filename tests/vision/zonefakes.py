@@ -32,8 +32,17 @@ class OneZoneFinder:
     is :data:`ZONE`, every seat's hand is 30 px, a look at one place reads nothing, and the arm never names an
     owner (the arm's path has tests of its own in ``test_attribution.py``)."""
 
+    last_arm_angles: dict[int, float] = {}  # noqa: RUF012 (never written: the arm names no one)
+
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONE
+
+    def neighbours(self, seat: int) -> tuple[int, ...]:
+        return (seat - 1, seat + 1)
+
+    def body(self, seat: int) -> np.ndarray:
+        """Seat 3 sits below the zone, seat 2 to its left, seat 4 to its right."""
+        return np.array({2: (-40.0, 140.0), 3: (150.0, 280.0), 4: (340.0, 140.0)}.get(seat, (150.0, -200.0)))
 
     def arm_owner(
         self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
