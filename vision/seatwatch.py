@@ -531,8 +531,7 @@ class ZoneWatcher:
         grey = self._grey(frame)
         own = [h for h in [*seen, *self.state.resting] if h.owner == self.seat]
         stays = [h for h in own if self._lay_beside(h.box, grey, beside)]
-        size = self.finder.hand_size(self.seat)
-        return any(_distance(a, b) >= size for i, a in enumerate(stays) for b in stays[i + 1 :])
+        return _two_apart(stays, self.finder.hand_size(self.seat))
 
     def _third_hand(
         self,
@@ -542,15 +541,15 @@ class ZoneWatcher:
         edge: list[HandSeen],
         frame: npt.NDArray[np.uint8],
     ) -> HandSeen:
-        """``named`` (``hand`` after ``_attribute``) kept for the zone's own player, while two other hands
-        read at this settle or before it (in the zone or at its edge), at least a hand length apart and each
-        nearer the player's body than any neighbour's, lay still where they lay before the movement
-        (``_kept_still``): the player has no third hand, so it is a neighbour's reach, the neighbour the arm's
-        path runs nearest to (or, when it named none, whose body lies nearest). Clean GG 3812, zone 1 at
-        37.64 s: seat 2's bent arm brought a pointing hand read as a thumb-up 0.84; its forearm ran 1° from
-        seat 1's body, both players in white; seat 1's palm at the table's edge (seat 2's elbow passing
-        under it) and its thumb at the zone's bottom edge lay still throughout, and the reach was taken for
-        seat 1's vote for the wrong candidate."""
+        """``named`` (``hand`` just after ``_attribute``: the finder's arm angles are its) kept for the zone
+        player's own, while two other hands read at this settle or before it (in the zone or at its edge), at
+        least a hand length apart and each nearer the player's body than any neighbour's, lay still where they
+        lay before the movement (``_kept_still``): the player has no third hand, so it is a neighbour's reach,
+        the neighbour the arm's path runs nearest to (or, when it named none, whose body lies nearest). Clean
+        GG 3812, zone 1 at 37.64 s: seat 2's bent arm brought a pointing hand read as a thumb-up 0.84; its
+        forearm ran 1° from seat 1's body, both players in white; seat 1's palm at the table's edge (seat 2's
+        elbow passing under it) and its thumb at the zone's bottom edge lay still throughout; the reach was
+        taken for seat 1's vote for the wrong candidate."""
         if named.owner != self.seat or self._still is None:
             return named
         still = [h for h in (*now, *edge, *self.state.edge, *self.state.resting) if h is not hand]
@@ -565,8 +564,7 @@ class ZoneWatcher:
             return float(np.hypot(*(np.asarray(h.centre, dtype=np.float64) - self.finder.body(seat))))
 
         others = [h for h in still if all(gap(h, self.seat) < gap(h, s) for s in near)]
-        size = self.finder.hand_size(self.seat)
-        if not any(_distance(a, b) >= size for i, a in enumerate(others) for b in others[i + 1 :]):
+        if not _two_apart(others, self.finder.hand_size(self.seat)):
             return named
         angles = self.finder.last_arm_angles
         seat = min(near, key=lambda s: (angles.get(s, 360.0), gap(hand, s)))
@@ -1241,6 +1239,8 @@ class ZoneWatcher:
         flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
+            # each hand judged by its arm, then at once (the finder's last arm angles are this arm's) by
+            # the player's hands lying still
             named = [self._third_hand(h, self._attribute(h, frame), now, edge_now, frame) for h in arrivals]
             given = _one_reach_each(arrivals, named, self.seat, self.finder)
             # Only a hand whose place shows the cloth again has left: one a neighbour's reaching arm covers
@@ -1823,6 +1823,11 @@ def _with_rim(part: npt.NDArray[np.bool_]) -> npt.NDArray[np.bool_]:
 def _shared(a: Box, b: Box) -> float:
     """The area two boxes share, in pixels squared (0 when they do not overlap)."""
     return _area((max(a[0], b[0]), max(a[1], b[1]), min(a[2], b[2]), min(a[3], b[3])))
+
+
+def _two_apart(hands: list[HandSeen], size: float) -> bool:
+    """Two of ``hands`` lie at least ``size`` pixels apart: two hands, not one read twice."""
+    return any(_distance(a, b) >= size for i, a in enumerate(hands) for b in hands[i + 1 :])
 
 
 def _distance(a: HandSeen, b: HandSeen) -> float:
