@@ -443,7 +443,7 @@ class ZoneWatcher:
         if found is None:
             return self._looked_at(frame)
         box, cloth, part = found
-        if self._back_to_start(box, frame) or self._on_unseen(box):
+        if self._as_at_start(box, frame) or self._on_unseen(box):
             return []
         # A hand the landmarker does read there, only mostly outside the zone (one coming back to rest at
         # the zone's edge), is no unreadable landing; on noisy video unless it is not what came (a hand
@@ -828,6 +828,17 @@ class ZoneWatcher:
         if any(_shared(grown, b) > 0 for b in lying):
             return False
         return self._cloth_share(grown, before, cloth) >= ALONE_CLOTH_SHARE
+
+    def _as_at_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
+        """The place (a part of the zone that changed since before the movement) shows what it showed when
+        the stretch began: what lay there then lies there now, and nothing came to it; what changed was
+        something that had come since, and has gone. This takes in a hand come back to its rest
+        (_back_to_start) and a neighbour's reach gone from over the player's rest hand. Clean KK 4213, zone
+        7 at 38.76 s: seat 6's reach lay across seat 7's resting hand and was read as seat 6's; when it left,
+        the part it uncovered held some of that hand, so it was not cloth-coloured, and 0.70 reported it as
+        seat 7's unreadable landing, a vote for a player who did not vote (two rounds lost). No pixel of that
+        part's box differed from the stretch's first frame."""
+        return self._start is not None and self._unchanged(box, self._grey(frame), self._start)
 
     def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
         """The place looks as it did when the stretch began, and something lay there then (not the bare
