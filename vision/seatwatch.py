@@ -830,10 +830,10 @@ class ZoneWatcher:
         return self._cloth_share(grown, before, cloth) >= ALONE_CLOTH_SHARE
 
     def _as_at_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
-        """The place (a part of the zone that changed since before the movement) shows what it showed when
-        the stretch began: what lay there then lies there now, and nothing came to it; what changed was
-        something that had come since, and has gone. This takes in a hand come back to its rest
-        (_back_to_start) and a neighbour's reach gone from over the player's rest hand. Clean KK 4213, zone
+        """The place ``box`` shows what it showed when the stretch began: what lay there then lies there now.
+        For a part of the zone that changed since before the movement (_unseen_arrival), nothing came to it:
+        what changed was something that had come since, and has gone, a hand come back to its rest
+        (_back_to_start) or a neighbour's reach gone from over the player's rest hand. Clean KK 4213, zone
         7 at 38.76 s: seat 6's reach lay across seat 7's resting hand and was read as seat 6's; when it left,
         the part it uncovered held some of that hand, so it was not cloth-coloured, and 0.70 reported it as
         seat 7's unreadable landing, a vote for a player who did not vote (two rounds lost). No pixel of that
@@ -843,11 +843,7 @@ class ZoneWatcher:
     def _back_to_start(self, box: Box, frame: npt.NDArray[np.uint8]) -> bool:
         """The place looks as it did when the stretch began, and something lay there then (not the bare
         cloth): a hand that rested there, went away (a reach, a gesture) and came back to rest."""
-        if (
-            self._start is None
-            or self._still is None
-            or not self._unchanged(box, self._grey(frame), self._start)
-        ):
+        if self._still is None or not self._as_at_start(box, frame):
             return False
         x0, y0, _, _ = self.rect
         h, w = self.mask.shape
@@ -875,7 +871,7 @@ class ZoneWatcher:
         at the start, was lifted and put back in the same place."""
         if self._start is None or (not self._noisy() and hand.gesture in VOTING_SHAPES):
             return False
-        if self._unchanged(hand.box, self._grey(frame), self._start):
+        if self._as_at_start(hand.box, frame):
             return True
         # An arm passing beside or under a relaxed hand changes its box but not the hand (clean GG 3812,
         # zone 1: seat 2's elbow under seat 1's rest palm, read for the first time at seat 2's reach). Not a
@@ -939,7 +935,7 @@ class ZoneWatcher:
         in seat 1's (noisy 1510: a "palm" 0.9, 0.62 of its landmarks inside seat 1's raise zone, on every
         frame of the night). The zone's one crop finds that hand and passes over the gun raised beside it,
         which the tiled pass reads ("point" 0.82-0.94 on every frame of its hold)."""
-        return self._start is not None and self._unchanged(hand.box, self._grey(frame), self._start)
+        return self._as_at_start(hand.box, frame)
 
     def _denoised_frame(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         """``frame`` with the zone (padded by 0.6 of its size) through the denoise filter of
