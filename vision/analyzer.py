@@ -42,7 +42,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.71"
+VERSION = "0.72"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -139,6 +139,8 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
                 watch = TableWatch(finder, zones, fr.image.shape)
             obs.extend(watch.feed(fr.image, int(fr.pts_ms)))
         calls = finder.calls
+    if watch is not None:
+        obs = watch.reaches_resolved(obs)  # a neighbour's reach, told by its home zone
     night: list[Event] = []
     if stretch.kind in ("night", "shooting"):
         from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second

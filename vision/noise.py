@@ -198,6 +198,17 @@ def bared_share(
     return float(np.count_nonzero(hit)) / float(np.count_nonzero(was))
 
 
+def restored_share(
+    before: npt.NDArray[np.uint8], now: npt.NDArray[np.uint8], part: npt.NDArray[np.bool_], dist: float
+) -> float:
+    """The share of ``part`` (H×W bool, not empty) where ``now`` shows what ``before`` showed (H×W×3 RGB, RGB
+    distance at most ``dist`` after the same small blur as :func:`covered`): a hand back where it lay."""
+    if not part.any():
+        raise ValueError("empty part")
+    b, n = _blurred(before, now, part)
+    return float(np.mean(np.linalg.norm(n - b, axis=2)[part] <= dist))
+
+
 def uncovered(
     before: npt.NDArray[np.uint8],
     now: npt.NDArray[np.uint8],

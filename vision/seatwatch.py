@@ -35,6 +35,7 @@ from vision.noise import (
     covered,
     denoised,
     measure,
+    restored_share,
     settle_frames,
     start_shapes_trusted,
     uncovered,
@@ -138,6 +139,14 @@ CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part i
 # A hand whose landmarks' places changed at no more than this many of its 21 points lay still (_kept_still).
 MOVED_POINTS = 3
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
+# A neighbour's reach, told by its home zone (ZoneWatcher.reach_owner): a movement of a table zone that bares
+# at least AWAY_AREA hand lengths squared of what lay inside it (a resting hand left), and a later one, within
+# AWAY_MAX_MS, after which AWAY_BACK_SHARE of that part shows again what it showed (the hand came back). A
+# landing in the next zone begins at most REACH_LEAD_MS after the hand left, and the hand comes back at most
+# REACH_BACK_MS after that landing's lift (tuning: clean LL 4318, noisy LL 4314 and MM 4418: 440-480 ms and
+# 200 ms; the areas 0.13-0.16, their returns restoring 1.00).
+AWAY_AREA, AWAY_BACK_SHARE, AWAY_MAX_MS = 0.1, 0.6, 8000
+REACH_LEAD_MS, REACH_BACK_MS, REACH_EARLY_MS = 1500, 1500, 300
 # An unreadable landing against a rest hand read at the zone's edge before it must be this many hand lengths
 # thick (its widest disc) for that hand not to veto it (ZoneWatcher._not_what_came): a fist 0.6, a rest hand
 # slid 4 px in 0.2
@@ -182,6 +191,18 @@ class Observation:
 
 
 Box = tuple[float, float, float, float]
+
+
+@dataclass
+class _Away:
+    """A part of a table zone that a movement bared (a resting hand left it): when that movement began, the
+    part (the zone rectangle's mask), the zone's picture before it (H×W×3 RGB), and when the movement began
+    after which the part showed that picture again (the hand came back), if one did."""
+
+    left: int
+    part: npt.NDArray[np.bool_]
+    before: npt.NDArray[np.uint8]
+    back: int | None = None
 
 
 @dataclass
@@ -260,6 +281,11 @@ class ZoneWatcher:
         self.noise: NoiseLevel | None = None  # the video's noise, measured by TableWatch on its first frame
         self._edge_seen: list[HandSeen] = []  # table zones: the hands at the zone's edge of the last look
         self._start_edge: list[HandSeen] = []  # table zones: the hands at its edge when the stretch began
+        # table zones: the other table zones of the same watch, by seat (TableWatch), what each movement bared
+        # and whether it came back (_note_aways), and every landing reported here, (t, owner)
+        self.table: dict[int, ZoneWatcher] = {}
+        self.aways: list[_Away] = []
+        self.downs: list[tuple[int, int]] = []
 
     def _grey(self, frame: npt.NDArray[np.uint8]) -> npt.NDArray[np.uint8]:
         x0, y0, x1, y1 = self.rect
@@ -274,6 +300,11 @@ class ZoneWatcher:
         return int(np.count_nonzero((diff > PIXEL_DELTA) & self.mask))
 
     def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
+        out = self._feed(frame, t)
+        self.downs.extend((o.t, o.seat) for o in out if o.kind == "hand_down")
+        return out
+
+    def _feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
         self._n += 1
         grey = self._grey(frame)
         changed = self.changed_pixels(grey)
@@ -1156,6 +1187,7 @@ class ZoneWatcher:
                 st.hold, st.hold_t = HOLD_LOOK_FRAMES, still_from
                 st.hold_last = moving[-1] if moving else None
             return raised
+        self._note_aways(frame, started)
         out: list[Observation] = self._unseen_gone(frame, started)
         edge_now = self._edge_seen
         before = st.resting
@@ -1361,7 +1393,65 @@ class ZoneWatcher:
         59.88 s where the reach had lain, was read only as an "other" by the look for a missed arrival, and
         was dropped as a hand coming back from that lift)."""
         up = self.state.last_up.get(owner)
-        return up is not None and t - up <= RETURN_MS
+        if up is None or t - up > RETURN_MS:
+            return False
+        # A lift taken for the player's own that was a neighbour's reach, as its home zone told by now, is no
+        # lift of the player's hand (clean LL 4318, zone 5: seat 4's reach, an unreadable landing at 58.52 s
+        # given to seat 5, left at 59.32 s; seat 5's late thumb-up, read as an "other" 0.8 s later, was
+        # dropped as seat 5's hand coming back).
+        down = max((d for d, o in self.downs if o == owner and d < up), default=None)
+        return owner != self.seat or down is None or self.reach_owner(down, up) is None
+
+    def _note_aways(self, frame: npt.NDArray[np.uint8], started: int) -> None:
+        """At a settle of a table zone's movement that began at ``started``: a part bared by an earlier
+        movement (one of ``aways``, not yet back, left at most AWAY_MAX_MS ago) that shows again at least
+        AWAY_BACK_SHARE of what it showed before is back now; and what this movement bared, at least
+        AWAY_AREA hand lengths squared, is noted as away."""
+        if self._still is None:
+            return
+        before, now, cloth = self._zone_pictures(frame)
+        for a in self.aways:
+            if (
+                a.back is None
+                and a.left < started <= a.left + AWAY_MAX_MS
+                and restored_share(a.before, now, a.part, UNSEEN_CLOTH_DIST) >= AWAY_BACK_SHARE
+            ):
+                a.back = started
+        gone = uncovered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
+        hand = self.finder.hand_size(self.seat)
+        if gone is not None and gone.area >= AWAY_AREA * hand * hand:
+            self.aways.append(_Away(started, gone.mask, before.copy()))
+
+    def reach_owner(self, down: int, up: int) -> int | None:
+        """The neighbour whose hand a landing in this table zone at ``down``, lifted at ``up``, was, as the
+        neighbours' own zones tell: one neighbour's resting hand left its zone at most REACH_LEAD_MS before
+        the landing and came back there at most REACH_BACK_MS after the lift (REACH_EARLY_MS before it, the
+        lift being timed when the zone saw it), with no landing of that neighbour's (in any zone) nor in its
+        zone meanwhile; and no resting hand left this zone in those REACH_LEAD_MS
+        (the zone player's own hand that went to vote). None when that is not so of exactly one neighbour.
+        Noisy LL 4314, zone 6: seat 7's pointing reach, read as a "fist" 0.97, its black sleeve over seat 6's
+        black clothes, the changed arm pointing 2.8° from seat 6's body; seat 7's rest hand left zone 7
+        0.44 s before the landing and came back 0.2 s after the lift. Seat 6's hands lay still, though the
+        reaching arm touched one (7 of its 21 landmark places changed)."""
+        if any(a.left <= down <= a.left + REACH_LEAD_MS for a in self.aways):
+            return None
+        who = []
+        for n in self.finder.neighbours(self.seat):
+            home = self.table.get(n)
+            if home is None:
+                continue
+            for a in home.aways:
+                if not (a.left <= down <= a.left + REACH_LEAD_MS and a.back is not None):
+                    continue
+                if not (up - REACH_EARLY_MS <= a.back <= up + REACH_BACK_MS):
+                    continue
+                if any(a.left <= t <= a.back for t, _ in home.downs) or any(
+                    o == n and a.left <= t <= a.back for w in self.table.values() for t, o in w.downs
+                ):
+                    continue
+                who.append(n)
+                break
+        return who[0] if len(who) == 1 else None
 
     def _unexplained(self, frame: npt.NDArray[np.uint8], hands: list[HandSeen]) -> bool:
         """A hand-sized part of the zone changed since before the movement away from ``hands`` (those that
@@ -1948,6 +2038,9 @@ class TableWatch:
         names = (zones,) if isinstance(zones, str) else zones
         seats = seats if seats is not None else finder.layout.seat_numbers
         self.watchers = [ZoneWatcher(finder, s, z, frame_shape) for z in names for s in seats]
+        table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
+        for w in table.values():
+            w.table = table
         self.noise: NoiseLevel | None = None
 
     def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
@@ -1958,6 +2051,31 @@ class TableWatch:
         out: list[Observation] = []
         for w in self.watchers:
             out.extend(w.feed(frame, t))
+        return out
+
+    def reaches_resolved(self, obs: list[Observation]) -> list[Observation]:
+        """``obs`` (this watch's observations, in any order) with each landing a table zone gave its own
+        player, and its lift, given instead to the neighbour whose reach it was (ZoneWatcher.reach_owner):
+        call once the stretch is watched, when every zone has seen the hands come back."""
+        table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
+        out = sorted(obs, key=lambda o: o.t)
+        for i, o in enumerate(out):
+            if o.kind != "hand_down" or o.seat != o.zone_seat or o.zone_seat not in table:
+                continue
+            lift = next(
+                (
+                    k
+                    for k in range(i + 1, len(out))
+                    if out[k].kind == "hand_up" and out[k].zone_seat == o.zone_seat and out[k].seat == o.seat
+                ),
+                None,
+            )
+            if lift is None:
+                continue
+            n = table[o.zone_seat].reach_owner(o.t, out[lift].t)
+            if n is not None:
+                out[i] = dataclasses.replace(o, seat=n)
+                out[lift] = dataclasses.replace(out[lift], seat=n)
         return out
 
 

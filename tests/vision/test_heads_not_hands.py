@@ -271,6 +271,9 @@ def test_a_night_stretch_drops_its_own_heads_before_the_merge(monkeypatch: pytes
         def feed(self, image: object, t: int) -> list[Observation]:
             return [head, gun]
 
+        def reaches_resolved(self, obs: list[Observation]) -> list[Observation]:
+            return obs  # raise zones only: no table zone to tell a reach
+
     monkeypatch.setattr("vision.video.VideoTimeline", Timeline)
     monkeypatch.setattr("vision.handfinder.HandFinder", Finder)
     monkeypatch.setattr("vision.seatwatch.TableWatch", Watch)

@@ -11,7 +11,7 @@ import pytest
 
 from tests.vision.zonefakes import OneZoneFinder
 from vision.handfinder import HandSeen
-from vision.noise import NOISY_SIGMA, NoiseLevel, denoised, measure, noise_sigma
+from vision.noise import NOISY_SIGMA, NoiseLevel, denoised, measure, noise_sigma, restored_share
 from vision.seatwatch import TableWatch, ZoneWatcher
 
 
@@ -127,6 +127,23 @@ def _watch(sigma: float, level: float, xs: list[int] = ARRIVAL) -> tuple[list, S
     for i, f in enumerate(_frames(xs, sigma)):
         obs.extend(w.feed(f, i * 40))
     return obs, finder
+
+
+def test_restored_share_tells_a_hand_back_at_its_place_from_one_elsewhere() -> None:
+    rng = np.random.default_rng(3)
+    cloth = np.full((40, 60, 3), (30, 90, 56), np.uint8)
+    before = cloth.copy()
+    before[10:25, 10:30] = (230, 200, 180)  # the hand at rest
+    part = np.zeros((40, 60), bool)
+    part[10:25, 10:30] = True
+    noisy = np.clip(before.astype(int) + rng.normal(0, 6, before.shape), 0, 255).astype(np.uint8)
+    assert restored_share(before, noisy, part, 40.0) > 0.95  # back, seen through sensor noise
+    moved = cloth.copy()
+    moved[10:25, 20:40] = (230, 200, 180)  # half of it back over its place
+    assert 0.3 < restored_share(before, moved, part, 40.0) < 0.6  # (the blur takes a column at the edge)
+    assert restored_share(before, cloth, part, 40.0) == 0.0  # gone: the cloth shows
+    with pytest.raises(ValueError, match="empty part"):
+        restored_share(before, cloth, np.zeros((40, 60), bool), 40.0)
 
 
 def test_noisy_video_gets_a_denoised_second_look_that_finds_the_hand() -> None:
