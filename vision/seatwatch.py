@@ -462,9 +462,7 @@ class ZoneWatcher:
             return False
         same = [b for b in self.state.resting if not _moved(b, hand)]
         return bool(same) and all(
-            b.owner == self.seat
-            and b.gesture not in VOTING_SHAPES
-            and not _placed(b, self.state.placed)
+            b.owner == self.seat and b.gesture not in VOTING_SHAPES and not _placed(b, self.state.placed)
             for b in same
         )
 
@@ -1310,6 +1308,7 @@ class ZoneWatcher:
         flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
+            found = list(arrivals)
             # each hand judged by its arm, then at once (the finder's last arm angles are this arm's) by
             # the player's hands lying still
             named = [self._third_hand(h, self._attribute(h, frame), now, edge_now, frame) for h in arrivals]
@@ -1324,6 +1323,10 @@ class ZoneWatcher:
                 if i not in matched_before and b.owner == self.seat and self._bared(b, frame) >= LEFT_BARED
             ]
             arrivals = _moved_here(arrivals, given, left, self.seat, self.finder.hand_size(self.seat))
+            # The zone follows each hand as it was judged: one a neighbour's arm brought rests here as that
+            # neighbour's, and its lift is the neighbour's (before 0.74 the hand as found stayed among the
+            # resting ones, the zone player's and not placed, so the reach's lift went unreported).
+            now = [next((a for f, a in zip(found, arrivals, strict=True) if f is h), h) for h in now]
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
@@ -1456,34 +1459,54 @@ class ZoneWatcher:
 
     def reach_owner(self, down: int, up: int) -> int | None:
         """The neighbour whose hand a landing in this table zone at ``down``, lifted at ``up``, was, as the
-        neighbours' own zones tell: one neighbour's resting hand left its zone at most REACH_LEAD_MS before
-        the landing and came back there at most REACH_BACK_MS after the lift (REACH_EARLY_MS before it, the
-        lift being timed when the zone saw it), with no landing of that neighbour's (in any zone) nor in its
-        zone meanwhile; and no resting hand left this zone in those REACH_LEAD_MS
-        (the zone player's own hand that went to vote). None when that is not so of exactly one neighbour.
+        neighbours' own zones tell: one neighbour's resting hand was away from its zone for the landing's
+        time (went_and_came_back), and no resting hand left this zone in the REACH_LEAD_MS before it (the
+        zone player's own hand that went to vote). None when that is not so of exactly one neighbour.
         Noisy LL 4314, zone 6: seat 7's pointing reach, read as a "fist" 0.97, its black sleeve over seat 6's
         black clothes, the changed arm pointing 2.8° from seat 6's body; seat 7's rest hand left zone 7
         0.44 s before the landing and came back 0.2 s after the lift. Seat 6's hands lay still, though the
         reaching arm touched one (7 of its 21 landmark places changed)."""
         if any(a.left <= down <= a.left + REACH_LEAD_MS for a in self.aways):
             return None
-        who = []
-        for n in self.finder.neighbours(self.seat):
-            home = self.table.get(n)
-            if home is None:
-                continue
-            for a in home.aways:
-                if not (a.left <= down <= a.left + REACH_LEAD_MS and a.back is not None):
-                    continue
-                if not (up - REACH_EARLY_MS <= a.back <= up + REACH_BACK_MS):
-                    continue
-                if any(a.left <= t <= a.back for t, _ in home.downs) or any(
-                    o == n and a.left <= t <= a.back for w in self.table.values() for t, o in w.downs
-                ):
-                    continue
-                who.append(n)
-                break
+        who = [
+            n
+            for n in self.finder.neighbours(self.seat)
+            if n in self.table and self.table[n].went_and_came_back(down, up) is not None
+        ]
         return who[0] if len(who) == 1 else None
+
+    def own_after_all(self, owner: int, down: int, up: int) -> bool:
+        """A landing in this table zone at ``down``, lifted at ``up``, that the arm's path gave to the
+        neighbour ``owner``, is the zone player's own, as the two zones tell: a resting hand of this zone went
+        away for the landing's time and came back (went_and_came_back), and no resting hand left the
+        neighbour's zone in the REACH_LEAD_MS before it. Noisy MM 4410, zone 4 at 59.92 s: seat 4's own
+        thumb-up, never read, was found by its colour and given to seat 5 by the arm's path (8.3° from seat
+        5's body, the sleeves alike); seat 4's hand had left zone 4 0.44 s before and came back 0.52 s after
+        the lift, while seat 5's hand left zone 5 only 80 ms after the landing, for its own vote there."""
+        home = self.table.get(owner)
+        if home is None or self.went_and_came_back(down, up) is None:
+            return False
+        return not any(a.left <= down <= a.left + REACH_LEAD_MS for a in home.aways)
+
+    def went_and_came_back(self, down: int, up: int) -> _Away | None:
+        """What a resting hand of this table zone bared at most REACH_LEAD_MS before a landing (in any zone)
+        at ``down``, and showed again at most REACH_BACK_MS after that landing's lift at ``up``
+        (REACH_EARLY_MS before it, the lift being timed when the zone saw it), with no other landing of this
+        zone's player (in any zone) nor in this zone meanwhile: the hand was away for that landing's time.
+        None if there is none."""
+        for a in self.aways:
+            if a.back is None or not a.left <= down <= a.left + REACH_LEAD_MS:
+                continue
+            if not up - REACH_EARLY_MS <= a.back <= up + REACH_BACK_MS:
+                continue
+            if any(a.left <= t <= a.back and t != down for t, _ in self.downs) or any(
+                o == self.seat and a.left <= t <= a.back and t != down
+                for w in self.table.values()
+                for t, o in w.downs
+            ):
+                continue
+            return a
+        return None
 
     def _unexplained(self, frame: npt.NDArray[np.uint8], hands: list[HandSeen]) -> bool:
         """A hand-sized part of the zone changed since before the movement away from ``hands`` (those that
@@ -2100,12 +2123,14 @@ class TableWatch:
 
     def reaches_resolved(self, obs: list[Observation]) -> list[Observation]:
         """``obs`` (this watch's observations, in any order) with each landing a table zone gave its own
-        player, and its lift, given instead to the neighbour whose reach it was (ZoneWatcher.reach_owner):
-        call once the stretch is watched, when every zone has seen the hands come back."""
+        player, and its lift, given instead to the neighbour whose reach it was (ZoneWatcher.reach_owner), and
+        each one the arm's path gave to a neighbour given back to the zone's player whose hand it was
+        (ZoneWatcher.own_after_all): call once the stretch is watched, when every zone has seen the hands
+        come back."""
         table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
         out = sorted(obs, key=lambda o: o.t)
         for i, o in enumerate(out):
-            if o.kind != "hand_down" or o.seat != o.zone_seat or o.zone_seat not in table:
+            if o.kind != "hand_down" or o.zone_seat not in table:
                 continue
             lift = next(
                 (
@@ -2117,10 +2142,14 @@ class TableWatch:
             )
             if lift is None:
                 continue
-            n = table[o.zone_seat].reach_owner(o.t, out[lift].t)
-            if n is not None:
-                out[i] = dataclasses.replace(o, seat=n)
-                out[lift] = dataclasses.replace(out[lift], seat=n)
+            zone, up = table[o.zone_seat], out[lift].t
+            if o.seat == o.zone_seat:
+                seat = zone.reach_owner(o.t, up)
+            else:
+                seat = o.zone_seat if zone.own_after_all(o.seat, o.t, up) else None
+            if seat is not None:
+                out[i] = dataclasses.replace(o, seat=seat)
+                out[lift] = dataclasses.replace(out[lift], seat=seat)
         return out
 
 

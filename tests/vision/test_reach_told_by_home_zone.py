@@ -50,8 +50,17 @@ def _seen(seat: int, gesture: str, conf: float, box: tuple[int, int, int, int]) 
 
 class Finder(OneZoneFinder):
     """Two zones; in zone 3 reads the reach as seat 3's "fist" 0.95 (the arm names no one, as black on black
-    in the case) and seat 3's late vote as an "other" 0.5; in zone 4 reads seat 4's own vote as a
-    "thumb_up"; nothing else (the resting hands are never read: what tells the reach is their places)."""
+    in the case, unless ``arm_names``) and seat 3's late vote as an "other" 0.5; in zone 4 reads seat 4's own
+    vote as a "thumb_up"; nothing else (the resting hands are never read: what tells the reach is their
+    places)."""
+
+    def __init__(self, arm_names: int | None = None) -> None:
+        self.arm_names = arm_names
+
+    def arm_owner(
+        self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
+    ) -> int | None:
+        return self.arm_names if hand.gesture == "fist" else None
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONES[seat]
@@ -85,8 +94,9 @@ def _frames(*, home_away: bool = True, votes4: bool = False, rest3: bool = False
     return out
 
 
-def _watch(frames: list[np.ndarray]) -> list[Observation]:
-    w = TableWatch(Finder(), "table_zone", frames[0].shape, seats=(3, 4))  # type: ignore[arg-type]
+def _watch(frames: list[np.ndarray], finder: Finder | None = None) -> list[Observation]:
+    finder = finder or Finder()
+    w = TableWatch(finder, "table_zone", frames[0].shape, seats=(3, 4))  # type: ignore[arg-type]
     obs: list[Observation] = []
     for i, f in enumerate(frames):
         obs.extend(w.feed(f, i * 40))
@@ -125,3 +135,15 @@ def test_the_zone_players_own_hand_leaving_keeps_the_landing_the_players() -> No
 def test_no_hand_away_from_the_neighbours_zone_keeps_the_landing_the_players() -> None:
     obs = _watch(_frames(home_away=False))
     assert _in_zone3(obs)[:2] == [("hand_down", 3, "fist"), ("hand_up", 3, "other")]
+
+
+def test_the_players_own_hand_away_for_the_landings_time_takes_it_back_from_the_neighbour() -> None:
+    # Noisy MM 4410, zone 4: the player's own vote, given to the neighbour by the arm's path, while the
+    # player's hand was away from its rest for the landing's time and the neighbour's stayed home.
+    obs = _watch(_frames(home_away=False, rest3=True), Finder(arm_names=4))
+    assert _in_zone3(obs)[:2] == [("hand_down", 3, "fist"), ("hand_up", 3, "other")]
+
+
+def test_the_neighbours_hand_away_too_leaves_the_landing_the_neighbours() -> None:
+    obs = _watch(_frames(rest3=True), Finder(arm_names=4))
+    assert _in_zone3(obs)[:2] == [("hand_down", 4, "fist"), ("hand_up", 4, "other")]

@@ -70,7 +70,8 @@ def test_a_thumb_up_against_the_rest_hand_read_as_one_with_it_is_a_landing() -> 
 
 
 def test_a_hand_only_ever_read_relaxed_there_is_no_vote() -> None:
-    assert [k for k, g, _ in own(watch_frames(NOISY, _frames(), Finder(vote_read=False))) if g != "other"] == []
+    seen = own(watch_frames(NOISY, _frames(), Finder(vote_read=False)))
+    assert [k for k, g, _ in seen if g != "other"] == []
 
 
 @pytest.mark.parametrize("level", [NOISY, CLEAN], ids=["noisy", "clean"])
