@@ -174,7 +174,9 @@ FOUND_AGAIN_SHIFT = 0.15
 # at the zone's edge but sharing at most this share of its box with that hand's, landed beside it
 # (ZoneWatcher._landed_beside). Noisy 2179, zone 6: the fist's box shared 0.21 of itself with the rest hand's.
 BESIDE_SHARED = 0.35
-MADE_CHANGED = 0.35  # share of a vote's box that changed, when it came against the rest hand (_made_there)
+# A vote come against the rest hand (_made_there): its box at least MADE_CHANGED changed, and at least
+# MADE_CLOTH_SHARE of it cloth before the movement (noisy NN 4505: 0.41 and 0.66).
+MADE_CHANGED, MADE_CLOTH_SHARE = 0.35, 0.4
 
 
 @dataclass(frozen=True)
@@ -198,12 +200,17 @@ Box = tuple[float, float, float, float]
 class _Away:
     """A part of a table zone that a movement bared (a resting hand left it): when that movement began, the
     part (the zone rectangle's mask), the zone's picture before it (H×W×3 RGB), and when the movement began
-    after which the part showed that picture again (the hand came back), if one did."""
+    after which the part showed that picture again (the hand came back), if one did. The part and the
+    picture are let go once it came back or AWAY_MAX_MS passed."""
 
     left: int
-    part: npt.NDArray[np.bool_]
-    before: npt.NDArray[np.uint8]
+    part: npt.NDArray[np.bool_] | None
+    before: npt.NDArray[np.uint8] | None
     back: int | None = None
+
+    def away_at(self, t: int) -> bool:
+        """The hand had left by ``t`` (at most AWAY_MAX_MS before) and had not begun to come back."""
+        return self.left <= t <= self.left + AWAY_MAX_MS and (self.back is None or self.back >= t)
 
 
 @dataclass
@@ -453,13 +460,17 @@ class ZoneWatcher:
         palm's centre, the palm's place 0.06 changed; the settle read an "other" 0.58 13 px from the palm
         and took it for the palm; every look after read "thumb_up" 0.66-0.69 wholly inside, on a place 0.41
         changed, and the vote was lost (4 rounds). On the same look the "other" readings' places had
-        changed 0.29. (_landed_beside is this for a rest hand at the zone's edge, on what was cloth.)"""
+        changed 0.29; 0.66 of the thumb-up's box had shown the cloth. (_landed_beside is this for a rest hand
+        at the zone's edge, on what was all but cloth.)"""
         if hand.gesture not in VOTING_SHAPES or hand.inside < EDGE_INSIDE or self._still is None:
             return False
         grey = self._grey(frame)
         share = self._changed_share(hand.box, grey)
         if share is None or share < MADE_CHANGED:
             return False
+        before, _, cloth = self._zone_pictures(frame)
+        if self._cloth_share(hand.box, before, cloth) < MADE_CLOTH_SHARE:
+            return False  # a rest hand shifting or curling in place: nothing came onto the cloth
         same = [b for b in self.state.resting if not _moved(b, hand)]
         return bool(same) and all(
             b.owner == self.seat and b.gesture not in VOTING_SHAPES and not _placed(b, self.state.placed)
@@ -1308,7 +1319,6 @@ class ZoneWatcher:
         flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
-            found = list(arrivals)
             # each hand judged by its arm, then at once (the finder's last arm angles are this arm's) by
             # the player's hands lying still
             named = [self._third_hand(h, self._attribute(h, frame), now, edge_now, frame) for h in arrivals]
@@ -1323,10 +1333,6 @@ class ZoneWatcher:
                 if i not in matched_before and b.owner == self.seat and self._bared(b, frame) >= LEFT_BARED
             ]
             arrivals = _moved_here(arrivals, given, left, self.seat, self.finder.hand_size(self.seat))
-            # The zone follows each hand as it was judged: one a neighbour's arm brought rests here as that
-            # neighbour's, and its lift is the neighbour's (before 0.74 the hand as found stayed among the
-            # resting ones, the zone player's and not placed, so the reach's lift went unreported).
-            now = [next((a for f, a in zip(found, arrivals, strict=True) if f is h), h) for h in now]
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
@@ -1446,12 +1452,14 @@ class ZoneWatcher:
             return
         before, now, cloth = self._zone_pictures(frame)
         for a in self.aways:
-            if (
-                a.back is None
-                and a.left < started <= a.left + AWAY_MAX_MS
-                and restored_share(a.before, now, a.part, UNSEEN_CLOTH_DIST) >= AWAY_BACK_SHARE
+            if a.part is None or a.before is None or a.left == started:
+                continue
+            if started <= a.left + AWAY_MAX_MS and (
+                restored_share(a.before, now, a.part, UNSEEN_CLOTH_DIST) >= AWAY_BACK_SHARE
             ):
                 a.back = started
+            if a.back is not None or started > a.left + AWAY_MAX_MS:
+                a.part = a.before = None
         gone = uncovered(before, now, self.mask, cloth, UNSEEN_CLOTH_DIST)
         hand = self.finder.hand_size(self.seat)
         if gone is not None and gone.area >= AWAY_AREA * hand * hand:
@@ -1460,47 +1468,50 @@ class ZoneWatcher:
     def reach_owner(self, down: int, up: int) -> int | None:
         """The neighbour whose hand a landing in this table zone at ``down``, lifted at ``up``, was, as the
         neighbours' own zones tell: one neighbour's resting hand was away from its zone for the landing's
-        time (went_and_came_back), and no resting hand left this zone in the REACH_LEAD_MS before it (the
-        zone player's own hand that went to vote). None when that is not so of exactly one neighbour.
+        time (went_and_came_back), and no resting hand of this zone was away at the landing (the zone
+        player's own hand, gone to vote). None when that is not so of exactly one neighbour.
         Noisy LL 4314, zone 6: seat 7's pointing reach, read as a "fist" 0.97, its black sleeve over seat 6's
         black clothes, the changed arm pointing 2.8° from seat 6's body; seat 7's rest hand left zone 7
         0.44 s before the landing and came back 0.2 s after the lift. Seat 6's hands lay still, though the
         reaching arm touched one (7 of its 21 landmark places changed)."""
-        if any(a.left <= down <= a.left + REACH_LEAD_MS for a in self.aways):
+        if any(a.away_at(down) for a in self.aways):
             return None
+        landing = (self.seat, down, self.seat)
         who = [
             n
             for n in self.finder.neighbours(self.seat)
-            if n in self.table and self.table[n].went_and_came_back(down, up) is not None
+            if n in self.table and self.table[n].went_and_came_back(down, up, landing) is not None
         ]
         return who[0] if len(who) == 1 else None
 
     def own_after_all(self, owner: int, down: int, up: int) -> bool:
         """A landing in this table zone at ``down``, lifted at ``up``, that the arm's path gave to the
         neighbour ``owner``, is the zone player's own, as the two zones tell: a resting hand of this zone went
-        away for the landing's time and came back (went_and_came_back), and no resting hand left the
-        neighbour's zone in the REACH_LEAD_MS before it. Noisy MM 4410, zone 4 at 59.92 s: seat 4's own
-        thumb-up, never read, was found by its colour and given to seat 5 by the arm's path (8.3° from seat
-        5's body, the sleeves alike); seat 4's hand had left zone 4 0.44 s before and came back 0.52 s after
-        the lift, while seat 5's hand left zone 5 only 80 ms after the landing, for its own vote there."""
+        away for the landing's time and came back (went_and_came_back), and no resting hand of the
+        neighbour's zone was away at the landing (_Away.away_at). Noisy MM 4410, zone 4 at 59.92 s: seat 4's
+        own thumb-up, never read, was found by its colour and given to seat 5 by the arm's path (8.3° from
+        seat 5's body, the sleeves alike); seat 4's hand had left zone 4 0.44 s before and came back 0.52 s
+        after the lift, while seat 5's hand left zone 5 only 80 ms after the landing, for its own vote
+        there."""
         home = self.table.get(owner)
-        if home is None or self.went_and_came_back(down, up) is None:
+        if home is None or self.went_and_came_back(down, up, (self.seat, down, owner)) is None:
             return False
-        return not any(a.left <= down <= a.left + REACH_LEAD_MS for a in home.aways)
+        return not any(a.away_at(down) for a in home.aways)
 
-    def went_and_came_back(self, down: int, up: int) -> _Away | None:
+    def went_and_came_back(self, down: int, up: int, landing: tuple[int, int, int]) -> _Away | None:
         """What a resting hand of this table zone bared at most REACH_LEAD_MS before a landing (in any zone)
         at ``down``, and showed again at most REACH_BACK_MS after that landing's lift at ``up``
         (REACH_EARLY_MS before it, the lift being timed when the zone saw it), with no other landing of this
-        zone's player (in any zone) nor in this zone meanwhile: the hand was away for that landing's time.
-        None if there is none."""
+        zone's player (in any zone) nor in this zone meanwhile, but that landing itself (``landing``: its
+        zone's seat, time and owner): the hand was away for that landing's time. None if there is none."""
         for a in self.aways:
             if a.back is None or not a.left <= down <= a.left + REACH_LEAD_MS:
                 continue
             if not up - REACH_EARLY_MS <= a.back <= up + REACH_BACK_MS:
                 continue
-            if any(a.left <= t <= a.back and t != down for t, _ in self.downs) or any(
-                o == self.seat and a.left <= t <= a.back and t != down
+            back = a.back
+            if any(
+                a.left <= t <= back and (w.seat, t, o) != landing and (w is self or o == self.seat)
                 for w in self.table.values()
                 for t, o in w.downs
             ):
@@ -2132,16 +2143,20 @@ class TableWatch:
         for i, o in enumerate(out):
             if o.kind != "hand_down" or o.zone_seat not in table:
                 continue
-            lift = next(
+            # its lift: the next of that seat in that zone, if no other landing of theirs there comes first
+            nxt = next(
                 (
                     k
                     for k in range(i + 1, len(out))
-                    if out[k].kind == "hand_up" and out[k].zone_seat == o.zone_seat and out[k].seat == o.seat
+                    if out[k].kind in ("hand_up", "hand_down")
+                    and out[k].zone_seat == o.zone_seat
+                    and out[k].seat == o.seat
                 ),
                 None,
             )
-            if lift is None:
+            if nxt is None or out[nxt].kind != "hand_up":
                 continue
+            lift = nxt
             zone, up = table[o.zone_seat], out[lift].t
             if o.seat == o.zone_seat:
                 seat = zone.reach_owner(o.t, up)

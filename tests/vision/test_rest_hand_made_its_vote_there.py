@@ -86,3 +86,28 @@ def test_a_rest_hand_that_did_not_move_is_no_landing_whatever_a_look_reads(level
     for i, f in enumerate(frames[30:45]):  # something passing across the zone's top, beside the hand
         f[100:112, 100 + 6 * i : 130 + 6 * i] = (200, 200, 200)
     assert own(watch_frames(level, frames, Misreads())) == []
+
+
+def test_a_rest_hand_shifting_in_place_and_read_as_a_thumb_up_is_no_landing() -> None:
+    # A striped rest hand moves 4 px down and 3 px right: most of its box changes (the stripes moved), but
+    # little of it was cloth before, so nothing came onto the table (MADE_CLOTH_SHARE).
+    shifted = (REST[0] + 3, REST[1] + 4, REST[2] + 3, REST[3] + 4)
+
+    def paint(f: np.ndarray, box: tuple[int, int, int, int]) -> None:
+        x0, y0, x1, y1 = box
+        f[y0:y1, x0:x1] = OWN
+        f[y0:y1:3, x0:x1] = (150, 110, 90)  # creases, every third row
+
+    class Shifts(OneZoneFinder):
+        def find(self, frame: np.ndarray, seat: int, zone: str, *, thorough: bool = False) -> list[HandSeen]:
+            x0, y0 = shifted[:2]
+            if tuple(frame[y0 + 1, x0 + 1]) == OWN and tuple(frame[y0, x0]) != OWN:
+                return [hand("thumb_up" if thorough else "other", 0.68, shifted, 1.0)]
+            return [hand("palm", 0.67, REST, 1.0)]
+
+    frames = []
+    for i in range(100):
+        f = np.full((300, 300, 3), BG, np.uint8)
+        paint(f, shifted if i >= 32 else REST)
+        frames.append(f)
+    assert own(watch_frames(CLEAN, frames, Shifts())) == []
