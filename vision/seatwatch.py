@@ -394,6 +394,8 @@ class ZoneWatcher:
         if st.recheck % 2:
             return []
         now = self._hands(frame, thorough=True)
+        grey = self._grey(frame)
+        now = [h for h in now if not self._reach_read_again(h, st.resting, grey)]
         arrivals = [
             h
             for h in now
@@ -475,6 +477,16 @@ class ZoneWatcher:
         return bool(same) and all(
             b.owner == self.seat and b.gesture not in VOTING_SHAPES and not _placed(b, self.state.placed)
             for b in same
+        )
+
+    def _reach_read_again(self, hand: HandSeen, resting: list[HandSeen], grey: npt.NDArray[np.uint8]) -> bool:
+        """``hand``, read now, lies where a hand the arm's path gave to a neighbour rests (``resting``), and
+        its place shows what it showed before the movement: that neighbour's reach read again (the finder
+        reads every hand in a table zone as the zone player's), not a landing. The reach keeps its owner as it
+        lies there, so its lift is the neighbour's; a hand landing where it lies changes the place, and is
+        one."""
+        return any(b.owner != self.seat and not _apart(b, hand) for b in resting) and self._unchanged(
+            hand.box, grey
         )
 
     def _found_again(self, hand: HandSeen) -> bool:
@@ -1257,10 +1269,14 @@ class ZoneWatcher:
         # zone 9: the thumb-up landed at 67.68 s, found at the next settle, 68.16 s). As for _lay_there, on
         # clean video the landmarker's reading is trusted.
         flicker_only = short and st.pending is None
+        again = [h for h in arrivals if self._reach_read_again(h, before, grey)]
+        if again:
+            now = [h for h in now if not any(h is x for x in again)]
         arrivals = [
             h
             for h in arrivals
-            if not self._lay_there(h, frame)
+            if not any(h is x for x in again)
+            and not self._lay_there(h, frame)
             and not self._on_unseen(h.box)
             and not self._at_edge(h, st.edge, grey)
             and not (flicker_only and self._unchanged(h.box, grey))
@@ -1319,6 +1335,7 @@ class ZoneWatcher:
         flicker_cut = st.pending[0] if cut_short and st.pending is not None else None
         st.pending = None
         if arrivals and self._still is not None:
+            found = list(arrivals)
             # each hand judged by its arm, then at once (the finder's last arm angles are this arm's) by
             # the player's hands lying still
             named = [self._third_hand(h, self._attribute(h, frame), now, edge_now, frame) for h in arrivals]
@@ -1333,6 +1350,11 @@ class ZoneWatcher:
                 if i not in matched_before and b.owner == self.seat and self._bared(b, frame) >= LEFT_BARED
             ]
             arrivals = _moved_here(arrivals, given, left, self.seat, self.finder.hand_size(self.seat))
+            # The zone follows each hand as it was judged: one a neighbour's arm brought rests here as that
+            # neighbour's, and its lift is the neighbour's (before 0.77 the hand as found stayed among the
+            # resting ones as the zone player's, not placed: the reach's lift went unreported, and the
+            # player's own vote landing where it had lain could be taken for it; noisy OO 4605, zone 7).
+            now = [next((a for f, a in zip(found, arrivals, strict=True) if f is h), h) for h in now]
         # A relaxed hand coming back to rest right after the same player's hand left the table is the end
         # of that movement, not a new landing (a vote is a fist; other shapes are only reported when they
         # arrive on their own, for the judge).
@@ -2085,8 +2107,13 @@ def _placed(hand: HandSeen, placed: list[HandSeen]) -> bool:
 
 def _moved(a: HandSeen, b: HandSeen) -> bool:
     """Two sightings of a resting hand differ enough to be a new placement."""
+    return _apart(a, b) or a.owner != b.owner
+
+
+def _apart(a: HandSeen, b: HandSeen) -> bool:
+    """Two sightings lie too far apart to be one resting hand, whoever each was given to."""
     size = max(a.box[2] - a.box[0], a.box[3] - a.box[1], 1.0)
-    return _distance(a, b) > 0.5 * size or a.owner != b.owner
+    return _distance(a, b) > 0.5 * size
 
 
 def _still_at_edge(hand: HandSeen, edge: list[HandSeen]) -> bool:

@@ -16,6 +16,7 @@ watchers' rules).
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from tests.vision.zonefakes import BG, OWN, OneZoneFinder
 from vision.handfinder import HandSeen
@@ -61,7 +62,9 @@ class Finder(OneZoneFinder):
     def arm_owner(
         self, before: np.ndarray, after: np.ndarray, hand: HandSeen, zone_seat: int, *_: object
     ) -> int | None:
-        return self.arm_names
+        """``arm_names`` for the hand at the reach's place (read, or found unread there), no one elsewhere."""
+        x0, y0, x1, y1 = REACH
+        return self.arm_names if x0 <= hand.centre[0] <= x1 and y0 <= hand.centre[1] <= y1 else None
 
     def polygon(self, seat: int, zone: str) -> np.ndarray:
         return ZONES[seat]
@@ -169,3 +172,20 @@ def test_a_neighbour_landing_at_home_at_the_same_moment_explains_its_hand_away()
     downs = {(o.zone_seat, o.t) for o in obs if o.kind == "hand_down" and o.t < 3000}
     assert len({t for _, t in downs}) == 1, downs  # the two landings share their time
     assert _in_zone3(obs)[:2] == [("hand_down", 3, "fist"), ("hand_up", 3, "other")]
+
+
+@pytest.mark.parametrize("at", [55, 66])
+def test_a_neighbours_reach_read_again_at_a_later_settle_is_still_the_reach(at: int) -> None:
+    # Seat 4's reach, read and given to seat 4 by the arm's path, lies in zone 3 while seat 3's own hand comes
+    # down beside it (frame ``at``): the finder reads the reach again, as every hand there, as seat 3's; that
+    # is the reach still lying (its owner kept), not a new landing, and its lift is seat 4's, once.
+    frames = _frames(home_away=False)
+    for f in frames[at:]:
+        x0, y0, x1, y1 = VOTE
+        f[y0:y1, x0:x1] = OWN
+    got = [(o.kind, o.seat, o.gesture, o.t) for o in _watch(frames, Finder(arm_names=4)) if o.zone_seat == 3]
+    assert got == [
+        ("hand_down", 4, "fist", 1600),
+        ("hand_down", 3, "other", at * 40),
+        ("hand_up", 4, "other", 2800),
+    ]
