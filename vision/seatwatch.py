@@ -401,7 +401,7 @@ class ZoneWatcher:
             for h in now
             if all(_moved(b, h) for b in st.resting)
             or self._landed_beside(h, frame)
-            or self._made_there(h, frame)
+            or self._made_there(h, frame, grey)
         ]
         lying = [
             h for h in arrivals if self._lay_there(h, frame) or self._on_unseen(h.box) or self._found_again(h)
@@ -452,7 +452,7 @@ class ZoneWatcher:
         before, _, cloth = self._zone_pictures(frame)
         return self._was_cloth(hand.box, before, cloth)
 
-    def _made_there(self, hand: HandSeen, frame: npt.NDArray[np.uint8]) -> bool:
+    def _made_there(self, hand: HandSeen, frame: npt.NDArray[np.uint8], grey: npt.NDArray[np.uint8]) -> bool:
         """``hand``, found by the look for a missed arrival, matches a resting hand (_moved) only because a
         vote came against the player's rest hand and the settle read the two as one: ``hand`` is a voting
         shape wholly inside the zone (EDGE_INSIDE) on a place of which at least MADE_CHANGED changed in the
@@ -466,7 +466,6 @@ class ZoneWatcher:
         at the zone's edge, on what was all but cloth.)"""
         if hand.gesture not in VOTING_SHAPES or hand.inside < EDGE_INSIDE or self._still is None:
             return False
-        grey = self._grey(frame)
         share = self._changed_share(hand.box, grey)
         if share is None or share < MADE_CHANGED:
             return False
@@ -2144,9 +2143,9 @@ class TableWatch:
         names = (zones,) if isinstance(zones, str) else zones
         seats = seats if seats is not None else finder.layout.seat_numbers
         self.watchers = [ZoneWatcher(finder, s, z, frame_shape) for z in names for s in seats]
-        table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
-        for w in table.values():
-            w.table = table
+        self._table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
+        for w in self._table.values():
+            w.table = self._table
         self.noise: NoiseLevel | None = None
 
     def feed(self, frame: npt.NDArray[np.uint8], t: int) -> list[Observation]:
@@ -2165,13 +2164,13 @@ class TableWatch:
         each one the arm's path gave to a neighbour given back to the zone's player whose hand it was
         (ZoneWatcher.own_after_all): call once the stretch is watched, when every zone has seen the hands
         come back."""
-        table = {w.seat: w for w in self.watchers if w.zone == "table_zone"}
+        table = self._table
         out = sorted(obs, key=lambda o: o.t)
         for i, o in enumerate(out):
             if o.kind != "hand_down" or o.zone_seat not in table:
                 continue
             # its lift: the next of that seat in that zone, if no other landing of theirs there comes first
-            nxt = next(
+            lift = next(
                 (
                     k
                     for k in range(i + 1, len(out))
@@ -2181,9 +2180,8 @@ class TableWatch:
                 ),
                 None,
             )
-            if nxt is None or out[nxt].kind != "hand_up":
+            if lift is None or out[lift].kind != "hand_up":
                 continue
-            lift = nxt
             zone, up = table[o.zone_seat], out[lift].t
             if o.seat == o.zone_seat:
                 seat = zone.reach_owner(o.t, up)
