@@ -48,6 +48,7 @@ ACTIVE_MIN_PX = 12
 SETTLE_FRAMES = 2
 TOP_TOLERANCE_PX = 1.0
 RECHECK_FRAMES = 12
+CUT_LOOK_FRAMES = 8  # a look for a missed arrival cut short after this many frames ends there (_look_cut)
 HISTORY_FRAMES = 250  # ten seconds at 25 fps: longer activities time their hands by the zone
 TABLE_INSIDE = 0.75  # share of a hand's landmarks inside a table zone for it to count as placed there
 # A hand read at a settle where a hand lay at the zone's edge before the movement, with fewer than this share
@@ -338,6 +339,10 @@ class ZoneWatcher:
             else:
                 st.static = hands
         if changed >= self.active_px:
+            if st.active_since is None and last is not None and self._look_cut():
+                out.extend(self._unseen_arrival(last))
+                if out:
+                    st.recheck = 0  # the look ended: what came was found
             if st.active_since is None:
                 st.pending = (
                     (st.recheck_t, self._still, st.look_before)
@@ -384,6 +389,22 @@ class ZoneWatcher:
             return out
         out.extend(self._settle(frame, t))
         return out
+
+    def _look_cut(self) -> bool:
+        """Noisy video: a new movement starts while the look for a missed arrival is on, after at least
+        :data:`CUT_LOOK_FRAMES` of its frames: the look ends as it would have ended, on the last still
+        picture (:meth:`_unseen_arrival`). The movement is often the same hand leaving again: a vote put down
+        and lifted within a second (the lift before the count is a foul of its own) left no settle after the
+        look, and the vote was lost (noisy PP 4711, zone 6: the fist lay from 38.82 s to 39.60 s, the
+        landmarker read nothing on the settle's frame and on five thorough looks, and the lift came two
+        frames before the look would have ended; MM 4418, zone 5, the same at 47.33-47.87 s)."""
+        st = self.state
+        return (
+            self.zone == "table_zone"
+            and self._noisy()
+            and st.recheck > 0
+            and RECHECK_FRAMES - st.recheck >= CUT_LOOK_FRAMES
+        )
 
     def _recheck(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """A movement settled but the landmarker saw no arrival: a small fist is found on some frames of the

@@ -187,3 +187,17 @@ def test_a_landing_the_grey_rule_finds_is_still_found_on_noisy_video() -> None:
             obs[name].extend(w.feed(f, i * 40))
     assert [(o.kind, o.t, o.conf) for o in obs["noisy"]] == [("hand_down", STILL_T, UNSEEN_CONF)]
     assert [(o.kind, o.t) for o in obs["noisy"]] == [(o.kind, o.t) for o in obs["clean"]]
+
+
+def test_a_vote_lifted_before_the_look_ends_is_found_on_the_last_still_picture() -> None:
+    # The fist rests 14 frames (0.56 s: the settle's four, then ten of the look's twelve) and leaves: a vote
+    # put down and lifted at once. The lift cuts the look for the missed arrival short; the look ends on the
+    # last still picture, as it would have ended. Failed on 0.78 (17 frames were needed): the vote and its
+    # lift were lost (noisy PP 4711, zone 6; MM 4418, zone 5).
+    obs = _run(NOISY, ARRIVES[:9] + [150] * 14 + LEAVES)
+    assert [(o.kind, o.seat, o.t, o.gesture) for o in obs] == [
+        ("hand_down", 3, STILL_T, "other"),
+        ("hand_up", 3, (9 + 14) * 40, "other"),
+    ]
+    # A look cut after fewer than CUT_LOOK_FRAMES of its frames still ends with nothing: too early to judge.
+    assert _run(NOISY, ARRIVES[:9] + [150] * 10 + LEAVES) == []
