@@ -31,7 +31,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -119,6 +119,8 @@ class _Window:
     events: list[Event] | None = None
     frames: int = 0
     last_t: int = -1
+    # what each watch saw (the watch, the tap frame's size, the observation): reaches_resolved at the count
+    seen: list[tuple[Any, tuple[int, int], Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -323,6 +325,7 @@ class LiveVision:
         for obs in win.watch.feed(frame.image, frame.t_ms):
             ev = self._event(obs, (w, h))
             if ev is not None:
+                win.seen.append((win.watch, (w, h), obs))
                 self._keep(ev)
 
     def _get_finder(self, size: tuple[int, int]) -> Any:
@@ -431,6 +434,23 @@ class LiveVision:
         self._keep_file(ev)
         return ev, True, method
 
+    def _hands_resolved(self, win: _Window) -> list[Event]:
+        """The window's hand events, with each neighbour's reach told by its home zone as the analyser tells
+        it once a stretch is watched (TableWatch.reaches_resolved): a landing first given to the zone's player
+        is the reacher's, and one the arm's path gave a neighbour is the player's after all. The live file
+        keeps the events as they were seen."""
+        seen_ids: set[str | None] = set()
+        resolved: list[Event] = []
+        for watch in {id(w): w for w, _, _ in win.seen}.values():
+            mine = [(size, o) for w, size, o in win.seen if w is watch]
+            size = mine[0][0]
+            seen_ids.update(ev.id for sz, o in mine if (ev := self._event(o, sz)) is not None)
+            resolved += [
+                ev for o in watch.reaches_resolved([o for _, o in mine]) if (ev := self._event(o, size))
+            ]
+        others = [e for e in (win.events or []) if e.id not in seen_ids]  # add_events: as given
+        return sorted(others + resolved, key=lambda e: e.t)
+
     def _report(self, chk: _Check, win: _Window | None) -> None:
         try:
             onset, heard, method = self._onset(chk.stop)
@@ -444,7 +464,7 @@ class LiveVision:
         call = win.call if win is not None else None
         cand = None if call is None else ("all" if call.candidate is None else call.candidate)
         frames = win.frames if win is not None else 0
-        hands = list(win.events or []) if win is not None else []
+        hands = self._hands_resolved(win) if win is not None else []
 
         def result(
             candidate: int | str | None,

@@ -12,6 +12,7 @@ import json
 import sys
 import threading
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from PySide6.QtWidgets import QLabel
@@ -276,3 +277,46 @@ def test_none_outlives_void_qt_calls(qtbot: QtBot) -> None:
         label.setText("x")
     assert sys.getrefcount(None) > 1 << 39
     assert start - sys.getrefcount(None) <= 20_000  # what the binding loses is bounded by the calls
+
+
+def test_the_count_tells_a_reach_by_its_home_zone_as_the_analyser_does(
+    tmp_path: Path, monkeypatch: Any
+) -> None:
+    """At the count, the window's landings go through TableWatch.reaches_resolved, as a stretch's do in the
+    analyser (the rule is tested in tests/vision/test_reach_told_by_home_zone.py; here it is replaced by one
+    that gives seat 2's landing and lift to seat 3, whose reach it was): the reach is no vote of seat 2's, nor
+    of seat 3's (a hand in a neighbour's zone); the live file keeps what was seen."""
+    import dataclasses
+
+    from vision.seatwatch import TableWatch
+
+    calls: list[int] = []
+
+    def resolved(self: TableWatch, obs: list[Any]) -> list[Any]:
+        calls.append(len(obs))
+        return [dataclasses.replace(o, seat=3) if o.zone_seat == 2 else o for o in obs]
+
+    monkeypatch.setattr(TableWatch, "reaches_resolved", resolved)
+    results: list[LiveResult] = []
+    done = threading.Event()
+    live = LiveVision(
+        tmp_path,
+        rules_for("federation"),
+        layout(),
+        on_result=lambda r: (results.append(r), done.set()),
+        finder_factory=SquareFinder,
+    )
+    try:
+        call = VoteCall(t=1000, src="host", id="h0001", round="main", candidate=7)
+        live.open_window(call)
+        for i in range(30):
+            t = 1000 + i * 40
+            live.offer(tap_frame(t, ((2,) if t >= 1200 else ()) + ((9,) if t >= 1400 else ())))
+        stop = VoteStop(t=2000, src="host", id="h0002")
+        live.request_check([call, stop], stop, range(1, 11))
+        assert done.wait(10)
+    finally:
+        live.stop()
+    (r,) = results
+    assert calls == [2] and (r.count, r.voters) == (1, (9,))
+    assert [(e.seat, e.t) for e in live.events if isinstance(e, HandDown)] == [(2, 1200), (9, 1400)]
