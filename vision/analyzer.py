@@ -4,8 +4,9 @@
    shooting rounds, sparse stretches (keyframes only, about one a second, motion-gated) elsewhere.
 2. Run the stretches on a pool of worker processes (one landmarker each). Every finished stretch is
    cached in ``BUNDLE/.analysis/<version>/`` so an interrupted run resumes where it stopped.
-3. Without host marks, clusters of hands landing together (day) or raised (night) in the sparse pass
-   become ``proposed_window`` events, and those windows are analysed densely in a second pass.
+3. Without host marks, the whole recording is scanned (table and raise zones read every
+   :data:`SCAN_STEP_MS`, each stretch a little past its end); clusters of hands landing together (day) or
+   raised (night) become ``proposed_window`` events, and those windows are analysed densely in a second pass.
 4. Merge, give every event a deterministic id, and replace ``vision.jsonl`` whole (atomically: never a
    half-written file or line). Host and judge events are never touched.
 """
@@ -42,7 +43,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.79"
+VERSION = "0.80"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -50,6 +51,15 @@ SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dens
 PROPOSE_MIN_SEATS = 2  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
 SCAN = "scan"  # the kind of a stretch of a recording without marks: table and raise zones watched
 PROPOSE_SPAN_MS = 4000
+# Without marks, the recording is read every SCAN_STEP_MS (the frames between are decoded, not converted), not
+# on keyframes only (about one a second): a gun is up for 0.6-0.8 s, and on the sample game both of night 1's
+# guns fell between two keyframes (107.3-107.8 s, 107.5-108.1 s): no shooting round was proposed. A vote hand
+# lies 1.5-3 s before its lift, and the zone must be still for two readings to settle: at a keyframe a second,
+# most of a day's later windows were proposed as nothing (clean KK 4200: 66.48-67.96 s, 67.12-69.60 s).
+SCAN_STEP_MS = 400
+# ...and each scan stretch is read this long past its end, so that hands landing just before it settle (KK
+# 4200: eight hands at 58.5-59.9 s, the stretch ending at 60 s); what is found after its end is the next's.
+SCAN_OVERLAP_MS = 3000
 # A proposed vote window starts this long before its first hand: the first hand found lands 3.1-3.9 s after
 # the call on the tuning games (bench/RESULTS.md, "Session 4: shots"; 3 s left 5 windows' calls outside).
 PROPOSE_LEAD_MS = 4500
@@ -129,11 +139,12 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
     obs = []
     with HandFinder(layout) as finder:
         watch = None
-        frames = (
-            timeline.iter_frames(stretch.start, stretch.end)
-            if stretch.mode == DENSE
-            else _keyframes(timeline, stretch.start, stretch.end)
-        )
+        if stretch.mode == DENSE:
+            frames = timeline.iter_frames(stretch.start, stretch.end)
+        elif stretch.kind == SCAN:
+            frames = timeline.iter_frames(stretch.start, stretch.end + SCAN_OVERLAP_MS, SCAN_STEP_MS)
+        else:
+            frames = _keyframes(timeline, stretch.start, stretch.end)
         for fr in frames:
             if watch is None:
                 watch = TableWatch(finder, zones, fr.image.shape)
@@ -141,6 +152,10 @@ def run_stretch(bundle_dir: str, video: list[str], layouts: Layouts, stretch: St
         calls = finder.calls
     if watch is not None:
         obs = watch.reaches_resolved(obs)  # a neighbour's reach, told by its home zone
+    if stretch.kind == SCAN:
+        obs = [
+            o for o in obs if o.t < stretch.end
+        ]  # read past the end to let hands settle; the rest is the next's
     night: list[Event] = []
     if stretch.kind in ("night", "shooting"):
         from vision.nightwatch import night_pass  # heads, masks, hands at night; samples ~6 frames a second

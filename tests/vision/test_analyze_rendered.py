@@ -11,16 +11,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import imageio_ffmpeg
 import pytest
 
 from gamelog.events import ProposedWindow
 from gamelog.jsonl import read_events
 from tablesim.evaluate import score
+from tests.vision.media import cut_video
 from vision.analyzer import analyze
 
 START_MS, LENGTH_MS = 38_000, 32_000  # the sample game's first three vote windows: 45.5 s to 68.1 s
@@ -37,32 +36,7 @@ def cut(tmp_path_factory: pytest.TempPathFactory, project_root: Path) -> Path:
     src = project_root / "sample_videos" / "sample_game"
     dst = tmp_path_factory.mktemp("cut") / "game"
     dst.mkdir()
-    subprocess.run(
-        [
-            imageio_ffmpeg.get_ffmpeg_exe(),
-            "-v",
-            "error",
-            "-ss",
-            f"{START_MS / 1000:.3f}",
-            "-i",
-            str(src / "video.mp4"),
-            "-t",
-            f"{LENGTH_MS / 1000:.3f}",
-            "-an",
-            "-c:v",
-            "libx264",
-            "-preset",
-            "veryfast",
-            "-crf",
-            "18",
-            "-g",
-            "25",
-            "-pix_fmt",
-            "yuv420p",
-            str(dst / "video.mp4"),
-        ],
-        check=True,
-    )
+    cut_video(src / "video.mp4", dst / "video.mp4", START_MS, LENGTH_MS)
     for name in ("layout.json", "game.json"):
         shutil.copy2(src / name, dst / name)
     lines = [json.loads(ln) for ln in (src / "events.jsonl").read_text(encoding="utf-8").splitlines() if ln]
