@@ -36,6 +36,7 @@ from gamelog.events import (
     event_to_json,
     sort_key,
 )
+from gamelog.fusion import VOTING_GESTURES
 from gamelog.jsonl import write_events_replace
 from gamelog.layout import Layout, Layouts, SeatZones, distance_to_polygon, point_in_polygon
 from gamelog.nights import RAISE_AT_PEEK
@@ -43,7 +44,7 @@ from vision.gestures import AIMED
 from vision.schedule import DENSE, SPARSE, Stretch, plan, split_for_workers
 
 ANALYSER = "mafiacam-vision"
-VERSION = "0.80"
+VERSION = "0.81"
 VISION_FILE = "vision.jsonl"
 AUDIO_FILE = "audio.jsonl"
 CACHE_DIR = ".analysis"
@@ -51,6 +52,10 @@ SPARSE_COST = 0.08  # a sparse (keyframe) second costs about this much of a dens
 PROPOSE_MIN_SEATS = 2  # hands landing on this many table zones within PROPOSE_SPAN_MS propose a vote window
 SCAN = "scan"  # the kind of a stretch of a recording without marks: table and raise zones watched
 PROPOSE_SPAN_MS = 4000
+# A lone voting fist landing this soon after a proposed window's last hand extends that window: a day's later
+# candidates often get one vote each (clean KK 4200-4205: six of the second windows, one hand each, were
+# proposed as nothing; the calls come 8 s apart).
+PROPOSE_JOIN_MS = 10000
 # Without marks, the recording is read every SCAN_STEP_MS (the frames between are decoded, not converted), not
 # on keyframes only (about one a second): a gun is up for 0.6-0.8 s, and on the sample game both of night 1's
 # guns fell between two keyframes (107.3-107.8 s, 107.5-108.1 s): no shooting round was proposed. A vote hand
@@ -950,6 +955,7 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
     downs = sorted((e for e in events if isinstance(e, HandDown)), key=lambda e: e.t)
     raises = sorted((e for e in events if isinstance(e, ShotRaise)), key=lambda e: e.t)
     out: list[Event] = []
+    clusters: list[tuple[int, int, set[int]]] = []  # first hand, last hand, seats
     i = 0
     while i < len(downs):
         j = i
@@ -958,20 +964,30 @@ def propose_windows(events: Sequence[Event], duration: int) -> list[Event]:
             seats.add(downs[j].seat)
             j += 1
         if len(seats) >= PROPOSE_MIN_SEATS:
-            a, b = max(0, downs[i].t - PROPOSE_LEAD_MS), min(duration, downs[j - 1].t + 6000)
-            out.append(
-                ProposedWindow(
-                    t=a,
-                    src="vision",
-                    kind="vote",
-                    until=b,
-                    id=f"vis:proposed_window:vote:{a}:{VERSION}",
-                    extra={"analyser": f"{ANALYSER}/{VERSION}", "seats": sorted(seats)},
-                )
-            )
+            clusters.append((downs[i].t, downs[j - 1].t, seats))
             i = j
+        elif (
+            clusters
+            and downs[i].gesture in VOTING_GESTURES
+            and downs[i].t <= clusters[-1][1] + PROPOSE_JOIN_MS
+        ):
+            first, _, seats = clusters[-1]  # a lone vote soon after a window: the next candidate's
+            clusters[-1] = (first, downs[i].t, seats | {downs[i].seat})
+            i += 1
         else:
             i += 1
+    for first, last, seats in clusters:
+        a, b = max(0, first - PROPOSE_LEAD_MS), min(duration, last + 6000)
+        out.append(
+            ProposedWindow(
+                t=a,
+                src="vision",
+                kind="vote",
+                until=b,
+                id=f"vis:proposed_window:vote:{a}:{VERSION}",
+                extra={"analyser": f"{ANALYSER}/{VERSION}", "seats": sorted(seats)},
+            )
+        )
     if raises:
         groups: list[list[ShotRaise]] = [[raises[0]]]
         for r in raises[1:]:

@@ -67,3 +67,15 @@ def test_two_seats_pointing_are_a_shooting_round_one_is_not() -> None:
     # Guns seen blurred or end-on read as "point" (clean 510 seat 9, 503 seat 9).
     assert [k for k, *_ in windows([raised(8, 99_000, "point"), raised(9, 99_200, "point")])] == ["shooting"]
     assert windows([raised(8, 10_600, "point")]) == []
+
+
+def test_a_lone_vote_soon_after_a_window_extends_it() -> None:
+    # Clean KK 4202 without marks: five hands at 38.1-39.9 s, then the next candidate's one vote at 47.2 s
+    # (its call at 43.1 s, «Спасибо» at 47.8 s): the window proposed for the first must reach past the second.
+    first = [down(10, 38_120), down(3, 38_520), down(5, 38_560)]
+    ((kind, a, b),) = windows([*first, down(7, 47_200)])
+    assert kind == "vote" and a <= 34_900 and b >= 47_800
+    # A lone hand of another shape (a palm put on the table) does not; nor does a vote long after the window.
+    palm = HandDown(t=47_200, src="vision", seat=7, gesture="palm", conf=0.9)
+    assert [b for _, _, b in windows([*first, palm])] == [38_560 + 6000]
+    assert [b for _, _, b in windows([*first, down(7, 60_000)])] == [38_560 + 6000]
