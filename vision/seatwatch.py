@@ -139,6 +139,7 @@ OWN_MOVE = 3.0  # hand lengths: a player's hand leaving its rest in the zone lan
 CAME_SHARE = 0.8  # a hand read with this share of its box in a landing's part is that landing (_landing_read)
 # A hand whose landmarks' places changed at no more than this many of its 21 points lay still (_kept_still).
 MOVED_POINTS = 3
+KEPT_COLOUR = 3 * PIXEL_DELTA  # clean video: a colour channel changed this much at a landmark (_kept_still)
 LAY_BESIDE_SHARE = 0.5  # a read hand's box must keep this share outside a landing's part to tell it lay there
 # A neighbour's reach, told by its home zone (ZoneWatcher.reach_owner): a movement of a table zone that bares
 # at least AWAY_AREA hand lengths squared of what lay inside it (a resting hand left), and a later one, within
@@ -702,7 +703,20 @@ class ZoneWatcher:
         d = np.abs(grey(frame) - grey(before))
         xs = np.clip(np.round(pts[:, 0]).astype(np.int64) - x0, 0, x1 - x0 - 1)
         ys = np.clip(np.round(pts[:, 1]).astype(np.int64) - y0, 0, y1 - y0 - 1)
-        return int(np.count_nonzero(d[ys, xs] > PIXEL_DELTA)) <= MOVED_POINTS
+        moved = d[ys, xs] > PIXEL_DELTA
+        if not self._noisy():
+            # Clean video: dark skin on the green cloth has nearly the cloth's grey level; in colour it
+            # differs (clean PP 4718, zone 5 at 38.40 s: seat 5's fist, read "other" 0.52 beside where its
+            # rest hand had lain, changed 3 of its 21 points in grey, 8 by more than KEPT_COLOUR in a channel,
+            # and was taken for a hand lying there since the stretch began: the vote and six rounds lost).
+            def colour(img: npt.NDArray[np.uint8]) -> npt.NDArray[np.int16]:
+                c = np.ascontiguousarray(img[y0:y1, x0:x1])
+                out: npt.NDArray[np.int16] = cv2.GaussianBlur(c, (3, 3), 0).astype(np.int16)
+                return out
+
+            dc = np.abs(colour(frame) - colour(before)).max(axis=2)
+            moved |= dc[ys, xs] > KEPT_COLOUR
+        return int(np.count_nonzero(moved)) <= MOVED_POINTS
 
     def _looked_at(self, frame: npt.NDArray[np.uint8]) -> list[Observation]:
         """The look for a missed arrival found no hand, and no unreadable landing either: one look through
