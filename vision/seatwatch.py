@@ -1363,6 +1363,14 @@ class ZoneWatcher:
                 # A flicker of a frame or two (the encoder's, a cuff's) cut the look for a missed arrival
                 # short: look on, from when the picture first became still (noisy game 605, seat 4).
                 st.recheck_t, self._still, st.look_before = st.pending
+            elif self._noisy() and st.pending is not None:
+                # A longer movement cut that look short after fewer frames than _look_cut waits for: what
+                # came with the movement before may lie here still, hidden from that look by what has gone
+                # since. Look against the picture from before that movement, from when it first became still
+                # (noisy QQ 4806, zone 4: seat 4's fist came down at 38.56 s under seat 5's reaching arm; the
+                # settle at 38.72 s read neither, the reach left two frames later, and the look after that
+                # compared with a picture that already held the fist: the vote and seven rounds were lost).
+                st.recheck_t, self._still = st.pending[0], st.pending[1]
         # Noisy video: a hand found still where it lay before a flicker that cut the look for a missed
         # arrival short came when the picture first became still, before the flicker (noisy 1008, seat 3:
         # its thumb-up landed at 58.56 s, the look found it at a one-frame flicker 0.44 s later).
