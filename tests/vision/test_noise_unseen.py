@@ -201,3 +201,20 @@ def test_a_vote_lifted_before_the_look_ends_is_found_on_the_last_still_picture()
     ]
     # A look cut after fewer than CUT_LOOK_FRAMES of its frames still ends with nothing: too early to judge.
     assert _run(NOISY, ARRIVES[:9] + [150] * 10 + LEAVES) == []
+
+
+def test_a_fist_hidden_under_a_reach_that_leaves_soon_after_is_found() -> None:
+    # The fist comes down while a neighbour's arm (a bright bar) lies across the zone; the settle reads
+    # nothing, and two frames into the look the arm slides away over four frames. Failed on 0.82: the look
+    # after the arm's settle compared with a picture that already held the fist, and found nothing (noisy QQ
+    # 4806, zone 4: the vote and seven rounds lost).
+    w = ZoneWatcher(EdgeFinder(edge=False), seat=3, zone="table_zone", frame_shape=(300, 300, 3))  # type: ignore[arg-type]
+    w.noise = NOISY
+    bars = [None] * 5 + [100] * 4 + [100] * 6 + [130, 160, 190, 220] + [None] * 30
+    obs: list[Observation] = []
+    for i, bar in enumerate(bars):
+        f = _frame(ARRIVES[i] if i < 9 else 150, edge=False)
+        if bar is not None:
+            f[104:114, bar : min(200, bar + 100)] = (220, 220, 220)
+        obs.extend(w.feed(f, i * 40))
+    assert [(o.kind, o.t, o.gesture) for o in obs] == [("hand_down", STILL_T, "other")]
